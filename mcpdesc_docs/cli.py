@@ -1,0 +1,55 @@
+"""Command line: parse argv, call a command module, map the outcome to an exit code."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from collections.abc import Sequence
+from typing import TextIO
+
+from . import __version__
+from .errors import UsageError
+
+EXIT_USAGE = 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mcpdesc-docs",
+        description="Validate MCP Descriptions (mcpdesc 0.9.0-rc.3 and 0.8.0) and build documentation sites.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--verbose", action="store_true", help="show tracebacks for internal errors")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    validate = commands.add_parser("validate", help="check a description and report every problem")
+    validate.add_argument("file", metavar="FILE", help="a .mcpdesc.yaml / .mcpdesc.json description")
+    validate.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 1)")
+    validate.add_argument("--format", dest="output_format", choices=("text", "json", "github"), default="text")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    parser = _parser()
+    try:
+        options = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help
+        return int(exc.code or 0)
+    try:
+        if options.command == "validate":
+            from .commands import validate
+
+            return validate.run(options.file, strict=options.strict, output_format=options.output_format, out=out)
+        parser.error(f"unknown command {options.command!r}")
+    except UsageError as exc:
+        err.write(f"mcpdesc-docs: error: {exc}\n")
+        return EXIT_USAGE
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: no traceback for users
+        if options.verbose:
+            traceback.print_exc(file=err)
+        err.write(f"mcpdesc-docs: internal error: {type(exc).__name__}: {exc} (rerun with --verbose for details)\n")
+        return EXIT_USAGE
+    return EXIT_USAGE

@@ -1,0 +1,20 @@
+"""Exception types that carry a user-facing outcome rather than a bug."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .diagnostics import Diagnostic
+
+
+class UsageError(Exception):
+    """A problem with how the tool was called, or with the files it was pointed at (exit 2)."""
+
+
+class DescriptionError(Exception):
+    """The description cannot be read as a document at all (exit 1, located diagnostics)."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__("; ".join(d.message for d in diagnostics))
+        self.diagnostics = diagnostics

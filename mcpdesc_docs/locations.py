@@ -1,0 +1,76 @@
+"""What kind of object a JSON Pointer lands in, and which members rule governs it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+PRIMITIVE_COLLECTIONS: dict[str, str] = {
+    "tools": "tool",
+    "resources": "resource",
+    "resourceTemplates": "resource-template",
+    "prompts": "prompt",
+}
+"""Root collection -> primitive kind (the kind names used in rule ids)."""
+
+_EXAMPLE_MEMBERS = {"examples", "interactionExamples", "completionExamples"}
+
+
+def object_kind(parts: Sequence[str | int]) -> str:
+    """The innermost spec object (by our naming) that contains the location."""
+    if not parts:
+        return "document"
+    head = parts[0]
+    if head in PRIMITIVE_COLLECTIONS:
+        if len(parts) < 3:
+            return PRIMITIVE_COLLECTIONS[str(head)] if len(parts) == 2 else "document"
+        member = parts[2]
+        if member == "elicitations" and len(parts) >= 4:
+            if len(parts) >= 5 and parts[4] == "requestedSchema" and len(parts) > 5:
+                return "form-schema"
+            return "elicitation"
+        if member in _EXAMPLE_MEMBERS and len(parts) >= 4:
+            return "examples"
+        if member == "security" and len(parts) >= 4:
+            return "security-requirement"
+        if member == "clientRequirements":
+            return "client-requirements"
+        if member == "inputSchema" and len(parts) > 3:
+            return "input-schema"
+        if member == "outputSchema" and len(parts) > 3:
+            return "output-schema"
+        return PRIMITIVE_COLLECTIONS[str(head)]
+    if head == "transports":
+        return "security-requirement" if "security" in parts[2:3] and len(parts) >= 4 else "transport"
+    if head == "security":
+        return "security-requirement"
+    if head == "securitySchemes":
+        return "oauth-flows" if "flows" in parts else "security-scheme"
+    return {
+        "info": "info",
+        "capabilities": "capabilities",
+        "components": "components",
+        "tags": "tags",
+    }.get(str(head), "document")
+
+
+MEMBERS_RULE: dict[str, str] = {
+    "document": "mcpdesc.document.members",
+    "info": "mcpdesc.info.members",
+    "transport": "mcpdesc.transport.members",
+    "security-scheme": "mcpdesc.security.scheme-members",
+    "oauth-flows": "mcpdesc.security.oauth-flows",
+    "security-requirement": "mcpdesc.security.requirement-members",
+    "capabilities": "mcpdesc.capabilities.members",
+    "components": "mcpdesc.components.members",
+    "tags": "mcpdesc.tags.members",
+    "tool": "mcpdesc.tool.members",
+    "resource": "mcpdesc.resource.members",
+    "resource-template": "mcpdesc.resource-template.members",
+    "prompt": "mcpdesc.prompt.members",
+    "elicitation": "mcpdesc.elicitation.members",
+    "form-schema": "mcp.elicitation.form-schema.members",
+    "examples": "mcpdesc.examples.members",
+    "client-requirements": "mcpdesc.client-requirements.members",
+    "input-schema": "mcp.tool.input-schema.members",
+    "output-schema": "mcp.tool.output-schema.members",
+}

@@ -1,0 +1,27 @@
+"""RFC 6901 JSON Pointers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def escape(segment: str | int) -> str:
+    return str(segment).replace("~", "~0").replace("/", "~1")
+
+
+def join(base: str, *segments: str | int) -> str:
+    return base + "".join("/" + escape(segment) for segment in segments)
+
+
+def from_parts(parts: Iterable[str | int]) -> str:
+    return join("", *parts)
+
+
+def split(pointer: str) -> list[str]:
+    if not pointer:
+        return []
+    return [part.replace("~1", "/").replace("~0", "~") for part in pointer[1:].split("/")]
+
+
+def parent(pointer: str) -> str:
+    return pointer[: pointer.rfind("/")] if pointer else ""

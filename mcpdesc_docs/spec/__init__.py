@@ -1,0 +1,1 @@
+"""Per-version knowledge of the mcpdesc format: versions, protocol revisions, schemas."""

@@ -1,0 +1,87 @@
+"""The validate stage: detect the specification, check structure, run every semantic rule."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from .diagnostics import Diagnostic, count
+from .document import Document, JsonObject
+from .errors import DescriptionError
+from .load import DEFAULT_LIMITS, Limits, Source, read_source
+from .rules import load_rules
+from .spec.versions import Specification, detect
+from .structural import validate_structure
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class ValidationResult:
+    file: str
+    specification: Specification | None
+    diagnostics: list[Diagnostic]
+    """Located and sorted by position."""
+    source: Source | None = None
+
+    @property
+    def errors(self) -> int:
+        return count(self.diagnostics)[0]
+
+    @property
+    def warnings(self) -> int:
+        return count(self.diagnostics)[1]
+
+    def passes(self, *, strict: bool = False) -> bool:
+        errors, warnings = count(self.diagnostics)
+        return errors == 0 and not (strict and warnings)
+
+
+def check_document(data: object) -> tuple[Specification | None, list[Diagnostic]]:
+    """Validate already-loaded data; diagnostics are not yet located."""
+    detection = detect(data)
+    diagnostics = list(detection.diagnostics)
+    spec = detection.specification
+    if spec is None or not isinstance(data, dict):
+        return spec, diagnostics
+    structural = validate_structure(data, spec)
+    diagnostics.extend(structural)
+    document = Document.build(data, spec)
+    for rule_id, check in load_rules().items():
+        try:
+            diagnostics.extend(check(document))
+        except (TypeError, KeyError, AttributeError, ValueError):
+            # A rule may meet shapes the structural schema already rejected; those
+            # errors explain the document. On a structurally valid document a crash
+            # here is our bug and must surface.
+            if not any(d.is_error for d in structural):
+                raise
+            log.debug("rule %s skipped on a structurally invalid document", rule_id, exc_info=True)
+    return spec, _unique(diagnostics)
+
+
+def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    seen: dict[tuple[str, str, str, str], Diagnostic] = {}
+    for diagnostic in diagnostics:
+        seen.setdefault((diagnostic.rule, diagnostic.code, diagnostic.path, diagnostic.message), diagnostic)
+    return list(seen.values())
+
+
+def validate_source(source: Source) -> ValidationResult:
+    spec, diagnostics = check_document(source.data)
+    placed = sorted((source.place(d) for d in diagnostics), key=Diagnostic.sort_key)
+    return ValidationResult(source.name, spec, placed, source)
+
+
+def validate_file(path: Path, *, name: str | None = None, limits: Limits = DEFAULT_LIMITS) -> ValidationResult:
+    """Load and validate one description file. Raises UsageError for I/O problems."""
+    display = name or str(path)
+    try:
+        source = read_source(path, limits=limits, name=display)
+    except DescriptionError as exc:
+        return ValidationResult(display, None, sorted(exc.diagnostics, key=Diagnostic.sort_key))
+    return validate_source(source)
+
+
+__all__ = ["JsonObject", "ValidationResult", "check_document", "validate_file", "validate_source"]
