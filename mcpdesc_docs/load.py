@@ -318,6 +318,13 @@ def _walk_yaml_events(text: str, limits: Limits, name: str) -> tuple[object, Sou
                 mark = exc.problem_mark or exc.context_mark
                 position = _mark(mark) if mark is not None else (1, 1)
                 problem = exc.problem or exc.context or "syntax error"
+                if "nesting depth" in problem:  # libyaml's own bound (1000), met while scanning ahead
+                    raise fail(
+                        f"nesting deeper than {limits.max_depth} levels",
+                        position,
+                        "input-too-deep",
+                        "mcpdesc.input.limits",
+                    ) from None
                 raise fail(f"invalid YAML: {problem}", position, "yaml-syntax", SYNTAX_RULE) from None
             except yaml.reader.ReaderError as exc:
                 position = _offset_position(text, exc.position)

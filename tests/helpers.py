@@ -1,0 +1,57 @@
+"""Small builders shared by the tests."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from mcpdesc_docs.diagnostics import Diagnostic
+from mcpdesc_docs.validate import check_document
+
+VERSIONS = ("0.9.0", "0.8.0")
+
+
+def base_document(version: str = "0.9.0", **root: Any) -> dict[str, Any]:
+    """A valid description with one tool carrying one form-mode elicitation."""
+    document: dict[str, Any] = {
+        "mcpdesc": version,
+        "info": {"name": "example", "version": "1.0.0"},
+        "protocolVersions": ["2025-06-18", "2025-11-25", "2026-07-28"],
+        "tools": [
+            {
+                "name": "assign_issue",
+                "inputSchema": {"type": "object", "properties": {"issue": {"type": "integer"}}},
+                "elicitations": [
+                    {
+                        "name": "choose_assignee",
+                        "mode": "form",
+                        "message": "Who should own this issue?",
+                        "requestedSchema": {
+                            "type": "object",
+                            "properties": {"assignee": {"type": "string", "title": "Assignee"}},
+                            "required": ["assignee"],
+                        },
+                    }
+                ],
+            }
+        ],
+    }
+    document.update(copy.deepcopy(root))
+    return document
+
+
+def elicitation(document: dict[str, Any], index: int = 0) -> dict[str, Any]:
+    declaration: dict[str, Any] = document["tools"][0]["elicitations"][index]
+    return declaration
+
+
+def diagnostics_of(document: dict[str, Any]) -> list[Diagnostic]:
+    return check_document(document)[1]
+
+
+def errors_of(document: dict[str, Any]) -> list[Diagnostic]:
+    return [d for d in diagnostics_of(document) if d.is_error]
+
+
+def describe(diagnostics: list[Diagnostic]) -> str:
+    return "\n".join(f"{d.severity.value} {d.rule} {d.requirement} {d.code} {d.path}: {d.message}" for d in diagnostics)

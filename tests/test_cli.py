@@ -1,0 +1,194 @@
+"""The command line: exit codes, output formats, located diagnostics, no tracebacks."""
+
+from __future__ import annotations
+
+import io
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mcpdesc_docs.cli import main
+
+SAMPLE = Path(__file__).resolve().parents[1] / "sample-site" / "issues.mcpdesc.yaml"
+
+DUPLICATE_NAMES = """\
+mcpdesc: "0.9.0"
+info: {name: x, version: "1"}
+protocolVersions: [2025-11-25]
+tools:
+  - name: first
+    inputSchema: {type: object}
+  - name: assign_issue
+    inputSchema: {type: object}
+    elicitations:
+      - name: choose
+        mode: url
+        message: Pick one.
+      -   name: choose
+          mode: url
+          message: Pick again.
+"""
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_sample_site_description_is_valid() -> None:
+    code, out, _ = run("validate", str(SAMPLE))
+    assert code == 0, out
+    assert out.endswith("valid (0.9.0-rc.3)\n")
+
+
+def test_duplicate_elicitation_name_is_located_at_second_declaration(tmp_path: Path) -> None:
+    file = write(tmp_path, "d.mcpdesc.yaml", DUPLICATE_NAMES)
+    code, out, _ = run("validate", file)
+    assert code == 1
+    first_line = out.splitlines()[0]
+    # The second declaration's `name` key sits at line 13, column 11.
+    assert first_line.startswith(f"{file}:13:11: error[mcpdesc.elicitation.name-unique] ")
+    code, out, _ = run("validate", file, "--format", "json")
+    report = json.loads(out)
+    assert report["valid"] is False
+    assert report["specification"] == "0.9.0-rc.3"
+    (diagnostic,) = report["diagnostics"]
+    assert diagnostic == {
+        "severity": "error",
+        "rule": "mcpdesc.elicitation.name-unique",
+        "requirement": "req-elicitation-name-unique",
+        "code": "duplicate-elicitation-name",
+        "message": diagnostic["message"],
+        "path": "/tools/1/elicitations/1/name",
+        "line": 13,
+        "column": 11,
+    }
+
+
+def test_github_format(tmp_path: Path) -> None:
+    file = write(tmp_path, "d.mcpdesc.yaml", DUPLICATE_NAMES)
+    code, out, _ = run("validate", file, "--format", "github")
+    assert code == 1
+    assert out.startswith(f"::error file={file},line=13,col=11,title=mcpdesc.elicitation.name-unique::")
+
+
+def test_warnings_pass_unless_strict(tmp_path: Path) -> None:
+    text = 'mcpdesc: "0.8.0"\ninfo: {name: x, version: "1"}\nprotocolVersions: [2025-03-26, 2025-06-18]\n'
+    file = write(tmp_path, "legacy.mcpdesc.yaml", text)
+    code, out, _ = run("validate", file)
+    assert code == 0
+    assert "warning[mcpdesc.legacy-protocol.validation-scope]" in out
+    assert run("validate", file, "--strict")[0] == 1
+
+
+def test_unsupported_version_is_a_clear_error(tmp_path: Path) -> None:
+    file = write(tmp_path, "old.json", '{"mcpdesc": "0.7.0", "info": {"name": "x", "version": "1"}}')
+    code, out, _ = run("validate", file)
+    assert code == 1
+    assert "unsupported mcpdesc version '0.7.0'; supported: 0.9.0, 0.8.0" in out
+    assert f"{file}:1:2: error[mcpdesc.document.version]" in out  # the member's key
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("a: &x 1\nb: *x\n", "yaml-anchor"),
+        ("[" * 100_000, "input-too-deep"),
+        ("a: 1\na: 2\n", "duplicate-key"),
+        ("a: 1\n---\na: 2\n", "multiple-documents"),
+        ("a: !tag 1\n", "yaml-tag"),
+    ],
+)
+def test_hostile_files_exit_1_with_location(tmp_path: Path, text: str, code: str) -> None:
+    file = write(tmp_path, "h.mcpdesc.yaml", text)
+    status, out, err = run("validate", file, "--format", "json")
+    assert status == 1
+    assert err == ""
+    (diagnostic,) = json.loads(out)["diagnostics"]
+    assert diagnostic["code"] == code
+    assert diagnostic["line"] >= 1
+    assert diagnostic["column"] >= 1
+
+
+def test_bad_utf8_file(tmp_path: Path) -> None:
+    path = tmp_path / "bad.mcpdesc.yaml"
+    path.write_bytes(b"mcpdesc: \xff\n")
+    status, out, _ = run("validate", str(path))
+    assert status == 1
+    assert f"{path}:1:10: error[" in out
+
+
+def test_missing_file_is_a_usage_error(tmp_path: Path) -> None:
+    code, out, err = run("validate", str(tmp_path / "nope.yaml"))
+    assert code == 2
+    assert out == ""
+    assert "no such file" in err
+    assert "Traceback" not in err
+
+
+def test_usage_errors_exit_2() -> None:
+    assert run()[0] == 2
+    assert run("validate")[0] == 2
+    assert run("validate", "x.yaml", "--format", "xml")[0] == 2
+
+
+def test_validation_opens_no_network_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    # $schema, url-mode URLs and icon URLs must never be dereferenced.
+    attempts: list[object] = []
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        attempts.append(args)
+        raise AssertionError("network access during validation")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    code, out, err = run("validate", str(SAMPLE))
+    assert code == 0, out + err
+    assert attempts == []
+
+
+NETWORK_PROBE = """
+import socket, sys
+from mcpdesc_docs.cli import main
+
+events = []
+def hook(event, args):
+    if event.startswith("socket.") or event in {"urllib.Request", "http.client.connect"}:
+        events.append(event)
+sys.addaudithook(hook)
+code = main(["validate", sys.argv[1]])
+print("EVENTS", events)
+sys.exit(code)
+"""
+
+
+def test_no_socket_audit_events_in_a_fresh_process() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", NETWORK_PROBE, str(SAMPLE)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "EVENTS []" in result.stdout
+
+
+def test_module_entry_point_runs() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "mcpdesc_docs", "validate", str(SAMPLE), "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["valid"] is True
