@@ -34,9 +34,9 @@ def object_kind(parts: Sequence[str | int]) -> str:
             return "security-requirement"
         if member == "clientRequirements":
             return "client-requirements"
-        if member == "inputSchema" and len(parts) > 3:
+        if member == "inputSchema":
             return "input-schema"
-        if member == "outputSchema" and len(parts) > 3:
+        if member == "outputSchema":
             return "output-schema"
         return PRIMITIVE_COLLECTIONS[str(head)]
     if head == "transports":
