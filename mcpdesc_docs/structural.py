@@ -127,7 +127,7 @@ def _diagnose(err: ValidationError) -> Iterator[Diagnostic]:
             "req-elicitation-form-schema-required": "elicitation-form-schema-missing",
             "req-elicitation-form-no-url": "elicitation-form-url",
             "req-elicitation-url-no-schema": "elicitation-url-schema",
-        }.get(str(requirement), "schema-validation")
+        }.get(str(requirement), schema.get("x-code", "schema-validation"))
         message = str(schema["x-message"]).format(name=name).replace("  ", " ")
         yield make(code, message, jp.join(path, member) if member else path)
     elif keyword == "required":
@@ -144,8 +144,6 @@ def _diagnose(err: ValidationError) -> Iterator[Diagnostic]:
                 continue
             hint = " (specification extensions start with 'x-')" if "patternProperties" in schema else ""
             yield make("unknown-member", f"{label} has unknown member {key!r}{hint}", jp.join(path, key))
-    elif keyword == "additionalProperties" or (keyword == "false" and parts):
-        yield make("unknown-member", f"member {parts[-1]!r} is not allowed here")
     elif keyword in ("minItems", "minProperties"):
         what = f"{parts[-1]!r}" if parts else "the document"
         if expected == 1:

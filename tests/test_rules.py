@@ -203,3 +203,19 @@ def test_registry_is_keyed_by_rule_id() -> None:
     registry = load_rules()
     assert "mcpdesc.elicitation.name-unique" in registry
     assert all(rule_id.startswith(("mcpdesc.", "mcp.")) for rule_id in registry)
+
+
+def test_client_requirements_have_no_scope() -> None:
+    document = base_document()
+    document["tools"][0]["clientRequirements"] = {"protocolVersions": ["2025-06-18"], "elicitation": {}}
+    assert codes(document) == {
+        (
+            "mcpdesc.client-requirements.members",
+            "invalid-client-requirement-value",
+            "/tools/0/clientRequirements/protocolVersions",
+        )
+    }
+    document["tools"][0]["clientRequirements"] = {"elicitation": True}
+    assert codes(document) == {
+        ("mcpdesc.client-requirements.members", "wrong-type", "/tools/0/clientRequirements/elicitation")
+    }

@@ -70,28 +70,17 @@ def _primitive_fields(primitive: Primitive) -> Iterator[Diagnostic]:
                 )
 
 
-@rule("mcp.tool.protocol-version")
-def tool_fields(document: Document) -> Iterator[Diagnostic]:
-    for primitive in document.primitives_of("tool"):
-        yield from _primitive_fields(primitive)
+def _register_field_rule(kind: str) -> None:
+    """One rule per primitive kind (mcp.tool.protocol-version, ...), same check."""
+
+    @rule(f"mcp.{kind}.protocol-version")
+    def check(document: Document) -> Iterator[Diagnostic]:
+        for primitive in document.primitives_of(kind):
+            yield from _primitive_fields(primitive)
 
 
-@rule("mcp.resource.protocol-version")
-def resource_fields(document: Document) -> Iterator[Diagnostic]:
-    for primitive in document.primitives_of("resource"):
-        yield from _primitive_fields(primitive)
-
-
-@rule("mcp.resource-template.protocol-version")
-def resource_template_fields(document: Document) -> Iterator[Diagnostic]:
-    for primitive in document.primitives_of("resource-template"):
-        yield from _primitive_fields(primitive)
-
-
-@rule("mcp.prompt.protocol-version")
-def prompt_fields(document: Document) -> Iterator[Diagnostic]:
-    for primitive in document.primitives_of("prompt"):
-        yield from _primitive_fields(primitive)
+for _kind in _PRIMITIVE_FIELDS:
+    _register_field_rule(_kind)
 
 
 @rule("mcp.resource.annotations.protocol-version")

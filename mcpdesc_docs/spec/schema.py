@@ -131,9 +131,19 @@ SECURITY_REQUIREMENTS: Schema = {
 CLIENT_REQUIREMENTS: Schema = {
     "type": "object",
     "minProperties": 1,
-    "properties": {"protocolVersions": False},
+    "properties": {"protocolVersions": {}},  # refused once, by the allOf below
     "patternProperties": EXTENSIONS,
     "additionalProperties": OBJECT,
+    "allOf": [
+        {
+            # Written as `not required` rather than a `false` subschema: jsonschema
+            # loses the instance path of a `false` failure.
+            "not": {"required": ["protocolVersions"]},
+            "x-message": "'clientRequirements' has no protocol scope of its own; remove 'protocolVersions'",
+            "x-member": "protocolVersions",
+            "x-code": "invalid-client-requirement-value",
+        }
+    ],
 }
 
 TAG_REFERENCES: Schema = {"type": "array", "minItems": 1, "uniqueItems": True, "items": NON_EMPTY_STRING}
