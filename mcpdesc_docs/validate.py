@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .diagnostics import Diagnostic, count
-from .document import Document, JsonObject
+from .document import Document
 from .errors import DescriptionError
 from .load import DEFAULT_LIMITS, Limits, Source, read_source
 from .rules import load_rules
@@ -84,4 +84,4 @@ def validate_file(path: Path, *, name: str | None = None, limits: Limits = DEFAU
     return validate_source(source)
 
 
-__all__ = ["JsonObject", "ValidationResult", "check_document", "validate_file", "validate_source"]
+__all__ = ["ValidationResult", "check_document", "validate_file", "validate_source"]
