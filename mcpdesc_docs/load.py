@@ -65,6 +65,11 @@ class SourceMap:
         return position if position is not None else self.locate(pointer)
 
 
+# libyaml refuses JSON's surrogate-pair escapes (\ud83d\ude00). For the position pass
+# only, each is swapped for an escape of the same length, so columns stay exact.
+_SURROGATE_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
 @dataclass(slots=True)
 class Source:
     """A loaded description: its data, its text and where every value came from."""
@@ -81,8 +86,9 @@ class Source:
         # JSON is parsed by the fast ``json`` module; positions are only worked out
         # (through the same event walk YAML uses) when a diagnostic needs placing.
         if self._source_map is None:
+            text = _SURROGATE_ESCAPE.sub(r"\1\\u0020", self.text) if self.format == "json" else self.text
             try:
-                _, self._source_map = _walk_yaml_events(self.text, DEFAULT_LIMITS, self.name)
+                _, self._source_map = _walk_yaml_events(text, DEFAULT_LIMITS, self.name)
             except DescriptionError:
                 self._source_map = SourceMap()
         return self._source_map

@@ -122,3 +122,10 @@ def test_limits_are_configurable() -> None:
     assert load_error(b"a: 1\n", limits=Limits(max_bytes=2))[0] == "input-too-large"
     assert parse_text("a: [[1]]\n", "doc.yaml", limits=Limits(max_depth=3)).data == {"a": [[1]]}
     assert load_error("a: [[1]]\n", limits=Limits(max_depth=2))[0] == "input-too-deep"
+
+
+def test_json_positions_survive_escapes_libyaml_refuses() -> None:
+    text = '{\n  "a": "x\\/y \\ud83d\\ude00 \\\\ud83d",\n\t"b": [1,\n\t\t2]\n}'
+    source = parse_text(text, "doc.json")
+    assert source.data == {"a": "x/y \U0001f600 \\ud83d", "b": [1, 2]}
+    assert source.source_map.locate("/b/1") == (4, 3)
