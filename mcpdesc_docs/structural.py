@@ -110,6 +110,9 @@ def _diagnose(err: ValidationError) -> Iterator[Diagnostic]:
     rule, requirement = _rule(parts, keyword)
     requirement = schema.get("x-requirement") or requirement
     instance = err.instance
+    if isinstance(instance, dict) and "$componentRef" in instance:
+        # A Reference Object with siblings, or otherwise malformed: a reference problem.
+        rule = "mcpdesc.components.references"
     label = _label(parts, instance)
 
     def make(code: str, message: str, at: str = path) -> Diagnostic:

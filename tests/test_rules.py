@@ -219,3 +219,14 @@ def test_client_requirements_have_no_scope() -> None:
     assert codes(document) == {
         ("mcpdesc.client-requirements.members", "wrong-type", "/tools/0/clientRequirements/elicitation")
     }
+
+
+def test_reference_object_allows_no_siblings() -> None:
+    document = base_document(components={"schemas": {"Form": {"type": "object", "properties": {}}}})
+    document["tools"][0]["elicitations"][0]["requestedSchema"] = {
+        "$componentRef": "#/components/schemas/Form",
+        "x-note": "siblings are not allowed, not even extensions",
+    }
+    assert codes(document) == {
+        ("mcpdesc.components.references", "unknown-member", "/tools/0/elicitations/0/requestedSchema/x-note")
+    }
