@@ -126,11 +126,7 @@ def _diagnose(err: ValidationError) -> Iterator[Diagnostic]:
     if "x-message" in schema:
         name = repr(instance["name"]) if isinstance(instance, dict) and isinstance(instance.get("name"), str) else ""
         member = schema.get("x-member")
-        code = {
-            "req-elicitation-form-schema-required": "elicitation-form-schema-missing",
-            "req-elicitation-form-no-url": "elicitation-form-url",
-            "req-elicitation-url-no-schema": "elicitation-url-schema",
-        }.get(str(requirement), schema.get("x-code", "schema-validation"))
+        code = str(schema.get("x-code", "schema-validation"))
         message = str(schema["x-message"]).format(name=name).replace("  ", " ")
         yield make(code, message, jp.join(path, member) if member else path)
     elif keyword == "required":

@@ -3,8 +3,10 @@ under both mcpdesc 0.9.0 (0.9.0-rc.3 rules) and 0.8.0."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -228,9 +230,6 @@ def test_requirement_fails_and_passes(case: Case, version: str) -> None:
 
 
 def test_every_anchor_of_the_chapter_has_a_case() -> None:
-    import re
-    from pathlib import Path
-
     chapter = Path(__file__).resolve().parents[2] / "shared" / "spec" / "elicitation-0.9.0-rc.3.md"
     anchors = set(re.findall(r"<(req-[a-z0-9-]+)>", chapter.read_text(encoding="utf-8")))
     assert anchors, "the chapter lists requirement anchors"

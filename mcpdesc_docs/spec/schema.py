@@ -1,10 +1,11 @@
 """The project's own structural JSON Schema (Draft 2020-12) for mcpdesc 0.8.0 / 0.9.0-rc.3.
 
 Written from the specification digest; built in code so that the closed-object and
-extension rules are stated once. Subschemas carry two annotation keywords of ours that
-JSON Schema ignores: ``x-requirement`` (the 0.9.0-rc.3 ``req-*`` anchor a failure there
-violates) and ``x-message`` / ``x-member`` (a precise message, and the member it is
-about, for conditional requirements whose raw jsonschema text would say little).
+extension rules are stated once. Subschemas carry annotation keywords of ours that JSON
+Schema ignores: ``x-requirement`` (the 0.9.0-rc.3 ``req-*`` anchor a failure there
+violates) and ``x-message`` / ``x-member`` / ``x-code`` (a precise message, the member it
+is about and the diagnostic code, for conditional requirements whose raw jsonschema text
+would say little).
 Everything that depends on protocol revisions, references or cross-object consistency is
 left to the semantic rules.
 """
@@ -184,6 +185,7 @@ def _elicitation() -> Schema:
                         "required": ["requestedSchema"],
                         "x-requirement": "req-elicitation-form-schema-required",
                         "x-message": "form-mode declaration {name} needs 'requestedSchema'",
+                        "x-code": "elicitation-form-schema-missing",
                     },
                 ),
                 when_mode(
@@ -192,6 +194,7 @@ def _elicitation() -> Schema:
                         "not": {"required": ["url"]},
                         "x-requirement": "req-elicitation-form-no-url",
                         "x-message": "form-mode declaration {name} must not have 'url'",
+                        "x-code": "elicitation-form-url",
                         "x-member": "url",
                     },
                 ),
@@ -201,6 +204,7 @@ def _elicitation() -> Schema:
                         "not": {"required": ["requestedSchema"]},
                         "x-requirement": "req-elicitation-url-no-schema",
                         "x-message": "url-mode declaration {name} must not have 'requestedSchema'",
+                        "x-code": "elicitation-url-schema",
                         "x-member": "requestedSchema",
                     },
                 ),
