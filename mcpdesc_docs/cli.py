@@ -27,6 +27,20 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument("file", metavar="FILE", help="a .mcpdesc.yaml / .mcpdesc.json description")
     validate.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 1)")
     validate.add_argument("--format", dest="output_format", choices=("text", "json", "github"), default="text")
+
+    build = commands.add_parser("build", help="validate the description and write the documentation site")
+    build.add_argument(
+        "path",
+        metavar="PATH",
+        nargs="?",
+        default=".",
+        help="a project directory with mcpdesc-docs.yml, that file, or a description file (default: .)",
+    )
+    build.add_argument(
+        "-o", "--site-dir", metavar="SITE_DIR", help="output directory (default: site/ beside the config)"
+    )
+    build.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 1, nothing written)")
+    build.add_argument("--format", dest="output_format", choices=("text", "json", "github"), default="text")
     return parser
 
 
@@ -43,6 +57,17 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
             from .commands import validate
 
             return validate.run(options.file, strict=options.strict, output_format=options.output_format, out=out)
+        if options.command == "build":
+            from .commands import build
+
+            return build.run(
+                options.path,
+                site_dir=options.site_dir,
+                strict=options.strict,
+                output_format=options.output_format,
+                out=out,
+                err=err,
+            )
         parser.error(f"unknown command {options.command!r}")
     except UsageError as exc:
         err.write(f"mcpdesc-docs: error: {exc}\n")

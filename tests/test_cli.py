@@ -13,7 +13,7 @@ import pytest
 
 from mcpdesc_docs.cli import main
 
-SAMPLE = Path(__file__).resolve().parents[1] / "sample-site" / "issues.mcpdesc.yaml"
+SAMPLE = Path(__file__).resolve().parents[1] / "sample-site" / "helpdesk.mcpdesc.yaml"
 
 DUPLICATE_NAMES = """\
 mcpdesc: "0.9.0"

@@ -1,0 +1,232 @@
+"""``mcpdesc-docs.yml`` -> a typed Config; every mistake reported with file:line:column."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import urlsplit
+
+from . import pointer as jp
+from .errors import DescriptionError, UsageError
+from .load import Limits, Source, read_source
+
+CONFIG_NAMES = ("mcpdesc-docs.yml", "mcpdesc-docs.yaml")
+# Configs are small; a generous but far smaller bound than for descriptions.
+CONFIG_LIMITS = Limits(max_bytes=1024 * 1024, max_depth=16, max_nodes=10_000)
+
+
+class ConfigError(UsageError):
+    """The configuration file is wrong (exit 2); the message lists every problem, located."""
+
+
+@dataclass(frozen=True, slots=True)
+class ThemeConfig:
+    name: str = "default"
+    custom_dir: Path | None = None
+    """A directory whose templates and assets override the theme's."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    description: Path
+    """The description file to document."""
+    site_dir: Path
+    config_file: Path | None = None
+    """None when PATH named a description directly and defaults apply."""
+    site_name: str | None = None
+    """Overrides the server's title in page headers."""
+    site_url: str | None = None
+    """The published address (https://...); only used for canonical links and the sitemap."""
+    theme: ThemeConfig = field(default_factory=ThemeConfig)
+    repo_url: str | None = None
+    copyright: str | None = None
+    strict: bool = False
+    extra_css: tuple[str, ...] = ()
+    """Stylesheets relative to the config file, copied into the site and linked from every page."""
+    cname: str | None = None
+    """A custom domain for GitHub Pages (written to CNAME by gh-deploy)."""
+
+    @property
+    def project_dir(self) -> Path:
+        return (self.config_file or self.description).parent
+
+
+@dataclass(slots=True)
+class _Problems:
+    source: Source
+    messages: list[str] = field(default_factory=list)
+
+    def add(self, pointer: str, message: str) -> None:
+        line, column = self.source.source_map.locate(pointer)
+        self.messages.append(f"{self.source.name}:{line}:{column}: {message}")
+
+
+def find_config(path: Path) -> Path | None:
+    """The config file PATH names, or None when PATH is a description file."""
+    if path.is_dir():
+        for name in CONFIG_NAMES:
+            candidate = path / name
+            if candidate.is_file():
+                return candidate
+        raise UsageError(f"{path}: no {CONFIG_NAMES[0]} in this directory")
+    if path.name in CONFIG_NAMES:
+        return path
+    return None
+
+
+def load_config(path: Path, *, site_dir: Path | None = None, strict: bool | None = None) -> Config:
+    """Read the configuration PATH points at (see the CLI contract); command-line options win."""
+    if not path.exists():
+        raise UsageError(f"{path}: no such file or directory")
+    config_file = find_config(path)
+    if config_file is None:
+        config = Config(description=path, site_dir=path.parent / "site")
+    else:
+        config = _read_config_file(config_file)
+    if site_dir is not None:
+        config = replace(config, site_dir=site_dir)
+    if strict:
+        config = replace(config, strict=True)
+    return config
+
+
+def _read_config_file(config_file: Path) -> Config:
+    try:
+        source = read_source(config_file, limits=CONFIG_LIMITS, name=str(config_file))
+    except DescriptionError as exc:
+        raise ConfigError("\n".join(f"{d.file}:{d.line}:{d.column}: {d.message}" for d in exc.diagnostics)) from None
+    problems = _Problems(source)
+    data = source.data
+    if not isinstance(data, dict):
+        problems.add("", "the configuration must be a mapping of settings")
+        raise ConfigError("\n".join(problems.messages))
+    base = config_file.parent
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        reader = _READERS.get(key)
+        if reader is None:
+            known = ", ".join(sorted(_READERS))
+            problems.add(jp.join("", key), f"unknown setting {key!r} (known settings: {known})")
+            continue
+        converted = reader(value, jp.join("", key), base, problems)
+        if converted is not None:
+            values[key] = converted
+    if "description" not in values and "description" not in data:
+        problems.add("", "missing setting 'description' (the path of the description file)")
+    if problems.messages:
+        raise ConfigError("\n".join(problems.messages))
+    description: Path = values.pop("description")
+    if not description.is_file():
+        problems.add("/description", f"description file {description} does not exist")
+        raise ConfigError("\n".join(problems.messages))
+    site_dir_value: Path = values.pop("site_dir", base / "site")
+    return Config(description=description, site_dir=site_dir_value, config_file=config_file, **values)
+
+
+_Reader = Callable[[object, str, Path, _Problems], Any]
+
+
+def _string(value: object, at: str, base: Path, problems: _Problems) -> str | None:
+    if isinstance(value, str) and value.strip():
+        return value
+    problems.add(at, f"{jp.split(at)[-1]!r} must be a non-empty string")
+    return None
+
+
+def _boolean(value: object, at: str, base: Path, problems: _Problems) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    problems.add(at, f"{jp.split(at)[-1]!r} must be true or false")
+    return None
+
+
+def _path(value: object, at: str, base: Path, problems: _Problems) -> Path | None:
+    text = _string(value, at, base, problems)
+    return None if text is None else (base / text)
+
+
+def _http_url(value: object, at: str, base: Path, problems: _Problems) -> str | None:
+    text = _string(value, at, base, problems)
+    if text is None:
+        return None
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        problems.add(at, f"{jp.split(at)[-1]!r} must be an http:// or https:// URL")
+        return None
+    return text
+
+
+def _site_url(value: object, at: str, base: Path, problems: _Problems) -> str | None:
+    text = _http_url(value, at, base, problems)
+    # Canonical links are built by appending page paths.
+    return None if text is None else text.rstrip("/") + "/"
+
+
+def _cname(value: object, at: str, base: Path, problems: _Problems) -> str | None:
+    text = _string(value, at, base, problems)
+    if text is None:
+        return None
+    labels = text.split(".")
+    if len(labels) < 2 or not all(label and label.replace("-", "").isalnum() for label in labels):
+        problems.add(at, "'cname' must be a domain name such as docs.example.com")
+        return None
+    return text
+
+
+def _relative_files(value: object, at: str, base: Path, problems: _Problems) -> tuple[str, ...] | None:
+    if not isinstance(value, list):
+        problems.add(at, "'extra_css' must be a list of paths relative to the config file")
+        return None
+    paths: list[str] = []
+    for index, item in enumerate(value):
+        item_at = jp.join(at, index)
+        if not isinstance(item, str) or not item:
+            problems.add(item_at, "each 'extra_css' entry must be a non-empty string")
+            continue
+        relative = PurePosixPath(item)
+        # Nothing may load from another host, and nothing outside the project may be copied.
+        if urlsplit(item).scheme or relative.is_absolute() or ".." in relative.parts:
+            problems.add(item_at, f"{item!r} must be a path inside the project, not a URL or a path leaving it")
+            continue
+        if not (base / relative).is_file():
+            problems.add(item_at, f"{item!r} does not exist")
+            continue
+        paths.append(relative.as_posix())
+    return tuple(paths)
+
+
+def _theme(value: object, at: str, base: Path, problems: _Problems) -> ThemeConfig | None:
+    if isinstance(value, str):
+        value = {"name": value}
+    if not isinstance(value, Mapping):
+        problems.add(at, "'theme' must be a theme name or a mapping with 'name' and 'custom_dir'")
+        return None
+    name = "default"
+    custom_dir: Path | None = None
+    for key, item in value.items():
+        item_at = jp.join(at, key)
+        if key == "name":
+            name = _string(item, item_at, base, problems) or name
+        elif key == "custom_dir":
+            custom_dir = _path(item, item_at, base, problems)
+            if custom_dir is not None and not custom_dir.is_dir():
+                problems.add(item_at, f"custom_dir {custom_dir} is not a directory")
+        else:
+            problems.add(item_at, f"unknown theme setting {key!r} (known: name, custom_dir)")
+    return ThemeConfig(name=name, custom_dir=custom_dir)
+
+
+_READERS: dict[str, _Reader] = {
+    "description": _path,
+    "site_name": _string,
+    "site_url": _site_url,
+    "site_dir": _path,
+    "theme": _theme,
+    "repo_url": _http_url,
+    "copyright": _string,
+    "strict": _boolean,
+    "extra_css": _relative_files,
+    "cname": _cname,
+}

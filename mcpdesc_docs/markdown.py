@@ -1,0 +1,47 @@
+"""The one configured Markdown renderer: raw HTML off, only safe link targets, no remote images."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
+
+
+def is_safe_link(url: str) -> bool:
+    """http, https, mailto and relative targets only: never javascript:, data:, file:, ..."""
+    # Browsers ignore ASCII whitespace and control characters inside a scheme
+    # ("java\tscript:"), so judge the URL the way a browser would read it.
+    cleaned = "".join(ch for ch in url if ord(ch) > 0x20 and ch != "\x7f")
+    try:
+        scheme = urlsplit(cleaned).scheme.lower()
+    except ValueError:
+        return False
+    if scheme:
+        return scheme in SAFE_SCHEMES
+    # "//host/path" is relative in syntax only: it leaves the site like an absolute URL.
+    return not cleaned.startswith(("//", "\\\\", "/\\", "\\/"))
+
+
+@lru_cache(maxsize=1)
+def _renderer() -> MarkdownIt:
+    # "js-default" is markdown-it's safe preset: raw HTML is off, so "<script>" in a
+    # description stays text. Images are turned off because nothing on a page may load
+    # from another host; "![alt](url)" then reads as "!" and a link.
+    md = MarkdownIt("js-default", {"linkify": False, "typographer": False})
+    md.disable("image")
+    md.validateLink = is_safe_link  # type: ignore[method-assign]
+    return md
+
+
+def render_markdown(text: str) -> Markup:
+    """Block Markdown -> HTML that is safe to insert unescaped."""
+    return Markup(_renderer().render(text))
+
+
+def render_inline(text: str) -> Markup:
+    """One line of Markdown (no paragraphs), for summaries and table cells."""
+    return Markup(_renderer().renderInline(text))

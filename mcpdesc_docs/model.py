@@ -1,0 +1,440 @@
+"""The page model: frozen dataclasses that templates receive instead of the raw description.
+
+They are built once (``build_model.build_site``) from a validated description: component
+references resolved, effective protocol scopes computed, security inheritance worked out,
+schemas turned into rows and form previews, free-form data pretty-printed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .forms import FormPreview
+from .schema_tree import SchemaTree
+
+KINDS = ("tool", "resource", "resource-template", "prompt")
+KIND_DIRS = {"tool": "tools", "resource": "resources", "resource-template": "resource-templates", "prompt": "prompts"}
+KIND_TITLES = {"tool": "Tools", "resource": "Resources", "resource-template": "Resource templates", "prompt": "Prompts"}
+KIND_SINGULAR = {"tool": "Tool", "resource": "Resource", "resource-template": "Resource template", "prompt": "Prompt"}
+
+
+# --- small shared pieces ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    versions: tuple[str, ...]
+    explicit: bool
+    """Declared with ``protocolVersions`` (else inherited from the parent)."""
+
+    @property
+    def attribute(self) -> str:
+        """The value of the ``data-protocol-versions`` hook."""
+        return " ".join(self.versions)
+
+
+@dataclass(frozen=True, slots=True)
+class JsonItem:
+    """A labelled value shown as data (extensions, ``_meta``, example payloads)."""
+
+    label: str
+    json: str
+
+
+@dataclass(frozen=True, slots=True)
+class Icon:
+    src: str
+    mime_type: str | None
+    sizes: tuple[str, ...]
+    theme: str | None
+    extensions: tuple[JsonItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A URL from the description. It becomes a hyperlink only when ``safe``."""
+
+    url: str
+    safe: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TagRef:
+    name: str
+    anchor: str
+    declared: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    key: str
+    words: str
+    raw: str
+
+
+# --- security --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RequirementTerm:
+    scheme: str
+    scopes: tuple[str, ...]
+    anchor: str
+
+
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    terms: tuple[RequirementTerm, ...]
+    """All must hold; empty means anonymous access is an accepted alternative."""
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    alternatives: tuple[Alternative, ...]
+    """Any one suffices. Empty: authentication explicitly not required (``security: []``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TransportSecurity:
+    transport: str
+    requirement: Requirement | None
+    origin: str
+
+
+@dataclass(frozen=True, slots=True)
+class SecurityView:
+    origin: str
+    """own | cleared | inherited | none."""
+    words: str
+    """Where the requirement comes from, in plain words."""
+    requirement: Requirement | None
+    by_transport: tuple[TransportSecurity, ...] = ()
+    """When inherited and a transport declares its own requirement: what applies per transport."""
+
+
+@dataclass(frozen=True, slots=True)
+class OAuthFlow:
+    kind: str
+    label: str
+    authorization_url: str | None
+    token_url: str | None
+    refresh_url: str | None
+    scopes: tuple[tuple[str, str], ...]
+    extensions: tuple[JsonItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SecurityScheme:
+    name: str
+    anchor: str
+    type: str
+    type_words: str
+    description: str | None
+    details: tuple[tuple[str, str], ...]
+    flows: tuple[OAuthFlow, ...]
+    extensions: tuple[JsonItem, ...]
+
+
+# --- server-level pieces ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Transport:
+    index: int
+    anchor: str
+    type: str
+    label: str
+    url: str | None
+    command: str | None
+    args: tuple[str, ...]
+    command_line: str | None
+    env: tuple[tuple[str, str], ...]
+    scope: Scope
+    security: SecurityView | None
+    legacy: bool
+    extensions: tuple[JsonItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CapabilityEntry:
+    name: str
+    words: tuple[str, ...]
+    json: str | None
+    """The value as data when it carries more than the flags put into words."""
+
+
+@dataclass(frozen=True, slots=True)
+class CapabilitySet:
+    anchor: str
+    scope: Scope
+    entries: tuple[CapabilityEntry, ...]
+    extensions: tuple[JsonItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    name: str
+    anchor: str
+    description: str | None
+    extensions: tuple[JsonItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Contact:
+    name: str | None
+    url: Link | None
+    email: str | None
+    extensions: tuple[JsonItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class License:
+    name: str
+    url: Link | None
+    extensions: tuple[JsonItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Server:
+    name: str
+    title: str
+    version: str
+    description: str | None
+    id: str | None
+    icons: tuple[Icon, ...]
+    website: Link | None
+    contact: Contact | None
+    license: License | None
+    extensions: tuple[JsonItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    namespace: str
+    name: str
+    anchor: str
+    json: str
+    used_by: tuple[str, ...]
+    """Pointers of the use sites that reference it."""
+
+
+# --- primitives ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Elicitation:
+    name: str
+    anchor: str
+    mode: str
+    message: str
+    when: str | None
+    on_decline: str | None
+    on_cancel: str | None
+    url: str | None
+    """URL mode only. Shown as text, never as a link or in a loading attribute."""
+    scope: Scope
+    form: FormPreview | None
+    schema_json: str | None
+    schema_component: str | None
+    extensions: tuple[JsonItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    name: str
+    anchor: str
+    component: str | None
+    parts: tuple[JsonItem, ...]
+    is_error: bool
+    extensions: tuple[JsonItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    number: int
+    type: str
+    heading: str
+    declaration: str | None
+    declaration_anchor: str | None
+    outcome: str | None
+    """The user's or client's answer in words (accepted, declined, cancelled)."""
+    request: str
+    response: str
+    extensions: tuple[JsonItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class InteractionExample:
+    name: str
+    anchor: str
+    input: str
+    steps: tuple[Step, ...]
+    result: str
+    is_error: bool
+    extensions: tuple[JsonItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CompletionExample:
+    name: str
+    anchor: str
+    argument: str
+    value: str
+    context: tuple[tuple[str, str], ...]
+    values: tuple[str, ...]
+    total: str | None
+    has_more: bool | None
+    result_extra: JsonItem | None
+    """Result members beyond the completion values (``_meta``, ``resultType``)."""
+    extensions: tuple[JsonItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PromptArgument:
+    name: str
+    title: str | None
+    description: str | None
+    required: bool
+    extensions: tuple[JsonItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One declaration. Several share a page when they declare the same identity for
+    disjoint protocol scopes."""
+
+    kind: str
+    pointer: str
+    anchor: str
+    """The section id on the page (``declaration`` for a single variant)."""
+    name: str
+    title: str | None
+    description: str | None
+    scope: Scope
+    deprecated: bool
+    tags: tuple[TagRef, ...]
+    icons: tuple[Icon, ...]
+    hints: tuple[Hint, ...]
+    annotation_words: tuple[str, ...]
+    """Resource annotations (audience, priority, last modified) in words."""
+    annotation_extras: tuple[JsonItem, ...]
+    """Annotation members without a defined meaning: kept as data."""
+    security: SecurityView
+    client_requirements: JsonItem | None
+    client_requirement_names: tuple[str, ...]
+    elicitations: tuple[Elicitation, ...]
+    examples: tuple[Example, ...]
+    interaction_examples: tuple[InteractionExample, ...]
+    completion_examples: tuple[CompletionExample, ...]
+    input_schema: SchemaTree | None = None
+    output_schema: SchemaTree | None = None
+    execution: str | None = None
+    uri: str | None = None
+    uri_template: str | None = None
+    mime_type: str | None = None
+    size: str | None = None
+    arguments: tuple[PromptArgument, ...] = ()
+    meta: str | None = None
+    extensions: tuple[JsonItem, ...] = ()
+
+    @property
+    def display_title(self) -> str:
+        return self.title or self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    kind: str
+    name: str
+    """The ``data-name`` hook: the primitive's name."""
+    slug: str
+    path: str
+    """Relative to the site root, POSIX separators."""
+    variants: tuple[Variant, ...]
+
+    @property
+    def title(self) -> str:
+        return self.variants[0].display_title
+
+    @property
+    def summary(self) -> str | None:
+        for variant in self.variants:
+            if variant.description:
+                return first_sentence(variant.description)
+        return None
+
+    @property
+    def deprecated(self) -> bool:
+        return all(v.deprecated for v in self.variants)
+
+    @property
+    def tag_names(self) -> tuple[str, ...]:
+        seen: dict[str, None] = {}
+        for variant in self.variants:
+            for tag in variant.tags:
+                seen.setdefault(tag.name, None)
+        return tuple(seen)
+
+    @property
+    def scope(self) -> Scope:
+        versions = sorted({v for variant in self.variants for v in variant.scope.versions})
+        return Scope(tuple(versions), any(v.scope.explicit for v in self.variants))
+
+    @property
+    def elicitation_count(self) -> int:
+        return sum(len(v.elicitations) for v in self.variants)
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    server: Server
+    specification: str
+    """The rules the description was validated against, e.g. ``0.9.0-rc.3``."""
+    mcpdesc: str
+    schema_uri: str | None
+    protocol_versions: tuple[str, ...]
+    instructions: str | None
+    transports: tuple[Transport, ...]
+    security_schemes: tuple[SecurityScheme, ...]
+    security: SecurityView
+    capabilities: tuple[CapabilitySet, ...]
+    tags: tuple[Tag, ...]
+    pages: tuple[Page, ...]
+    components: tuple[Component, ...]
+    extensions: tuple[JsonItem, ...]
+
+    def pages_of(self, kind: str) -> tuple[Page, ...]:
+        return tuple(page for page in self.pages if page.kind == kind)
+
+    def pages_tagged(self, tag: str) -> tuple[Page, ...]:
+        return tuple(page for page in self.pages if tag in page.tag_names)
+
+
+# --- naming ----------------------------------------------------------------------------
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+_SLUG_UNSAFE = re.compile(r"[^a-z0-9._-]+")
+_ANCHOR_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def first_sentence(text: str, limit: int = 160) -> str:
+    """The first sentence of the first paragraph, for catalogue summaries."""
+    paragraph = text.strip().split("\n\n", 1)[0].replace("\n", " ").strip()
+    sentence = _SENTENCE_END.split(paragraph, 1)[0]
+    return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
+
+
+def slugify(name: str) -> str:
+    """A file-name-safe, deterministic slug: only [a-z0-9._-], never '.', '..' or hidden."""
+    slug = _SLUG_UNSAFE.sub("-", name.lower()).strip("-.")
+    slug = re.sub(r"\.{2,}", ".", slug)
+    return slug[:80].strip("-.") or "item"
+
+
+def anchor_id(prefix: str, name: str) -> str:
+    part = _ANCHOR_UNSAFE.sub("-", name).strip("-")
+    return f"{prefix}-{part}" if part else prefix
+
+
+__all__ = ["KINDS", "Page", "Site", "Variant", "anchor_id", "first_sentence", "slugify"]

@@ -1,0 +1,119 @@
+"""Render the page model with the theme: Site -> {relative path: bytes}."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Mapping
+from typing import TypedDict
+from xml.sax.saxutils import escape as xml_escape
+
+import jinja2
+
+from . import __version__
+from .config import Config
+from .errors import UsageError
+from .markdown import render_inline, render_markdown
+from .model import KIND_DIRS, KIND_SINGULAR, KIND_TITLES, KINDS, Page, Scope, Site
+from .theme import Theme, create_environment
+
+
+class TemplateContext(TypedDict):
+    site: Site
+    page: Page | None
+    site_title: str
+    current_path: str
+    url: Callable[[str], str]
+    canonical_url: str | None
+    extra_css: tuple[str, ...]
+    repo_url: str | None
+    copyright: str | None
+    generator_version: str
+    kinds: tuple[str, ...]
+    kind_titles: Mapping[str, str]
+    kind_singular: Mapping[str, str]
+    kind_dirs: Mapping[str, str]
+    scope_all: Scope
+
+
+class TemplateError(UsageError):
+    """A theme template failed (exit 2), located by template file and line."""
+
+
+def relative_url(from_page: str, target: str) -> str:
+    """A link from one site path to another that works from file:// and under any base path."""
+    start = posixpath.dirname(from_page) or "."
+    return posixpath.relpath(target, start)
+
+
+def _context(site: Site, config: Config, path: str, page: Page | None) -> TemplateContext:
+    return TemplateContext(
+        site=site,
+        page=page,
+        site_title=config.site_name or site.server.title,
+        current_path=path,
+        url=lambda target: relative_url(path, target),
+        canonical_url=(config.site_url + path) if config.site_url else None,
+        extra_css=config.extra_css,
+        repo_url=config.repo_url,
+        copyright=config.copyright,
+        generator_version=__version__,
+        kinds=KINDS,
+        kind_titles=KIND_TITLES,
+        kind_singular=KIND_SINGULAR,
+        kind_dirs=KIND_DIRS,
+        scope_all=Scope(site.protocol_versions, True),
+    )
+
+
+def _render(env: jinja2.Environment, template: str, context: TemplateContext) -> bytes:
+    try:
+        return env.get_template(template).render(**context).encode("utf-8")
+    except jinja2.TemplateSyntaxError as exc:
+        raise TemplateError(f"{exc.filename or exc.name}:{exc.lineno}: template syntax error: {exc.message}") from exc
+    except jinja2.TemplateError as exc:
+        raise TemplateError(f"{template}: template error: {exc}") from exc
+
+
+def _sitemap(site: Site, site_url: str, paths: list[str]) -> bytes:
+    urls = "".join(f"  <url><loc>{xml_escape(site_url + p)}</loc></url>\n" for p in paths)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' + urls + "</urlset>\n"
+    ).encode()
+
+
+def _assets(theme: Theme, config: Config) -> dict[str, bytes]:
+    files: dict[str, bytes] = {}
+    # Lowest priority first, so a custom_dir file replaces the theme's.
+    for directory in reversed(theme.asset_dirs):
+        for file in sorted(directory.rglob("*")):
+            if file.is_file() and not file.is_symlink():
+                files["assets/" + file.relative_to(directory).as_posix()] = file.read_bytes()
+    for css in config.extra_css:
+        files[css] = (config.project_dir / css).read_bytes()
+    return files
+
+
+def render_site(site: Site, theme: Theme, config: Config) -> dict[str, bytes]:
+    env = create_environment(theme)
+    env.filters["markdown"] = render_markdown
+    env.filters["inline_markdown"] = render_inline
+    outputs: dict[str, bytes] = {}
+    outputs["index.html"] = _render(env, "index.html", _context(site, config, "index.html", None))
+    for page in site.pages:
+        outputs[page.path] = _render(env, "primitive.html", _context(site, config, page.path, page))
+    outputs["404.html"] = _render(env, "404.html", _context(site, config, "404.html", None))
+    if config.site_url:
+        listed = ["index.html", *(page.path for page in site.pages)]
+        outputs["sitemap.xml"] = _sitemap(site, config.site_url, listed)
+    outputs[".nojekyll"] = b""
+    outputs.update(_assets(theme, config))
+    return outputs
+
+
+def render_context_keys() -> list[str]:
+    """The names every template can use (documented for theme authors)."""
+    return list(TemplateContext.__annotations__)
+
+
+__all__ = ["TemplateError", "relative_url", "render_site"]

@@ -1,0 +1,51 @@
+"""Helpers for tests that build sites and inspect the HTML as parsed trees."""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+
+from mcpdesc_docs.cli import main
+from mcpdesc_docs.load import read_source
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE_DIR = ROOT / "sample-site"
+SAMPLE = SAMPLE_DIR / "helpdesk.mcpdesc.yaml"
+CORPUS = Path(os.environ.get("MCPDESC_CORPUS", ROOT.parent / "shared" / "corpus"))
+EXAMPLES = (
+    sorted(p for p in (CORPUS / "examples").glob("*") if p.suffix in {".yaml", ".yml", ".json"})
+    if (CORPUS / "examples").is_dir()
+    else []
+)
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def build(path: Path, site_dir: Path, *extra: str) -> tuple[int, str, str]:
+    return run("build", str(path), "-o", str(site_dir), *extra)
+
+
+def load_data(path: Path) -> dict:
+    data = read_source(path).data
+    assert isinstance(data, dict)
+    return data
+
+
+def parse(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def html_pages(site_dir: Path) -> Iterator[Path]:
+    yield from sorted(site_dir.rglob("*.html"))
+
+
+def snapshot(directory: Path) -> dict[str, bytes]:
+    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}

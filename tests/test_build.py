@@ -1,0 +1,248 @@
+"""``mcpdesc-docs build``: contracted paths, staged writes, config handling, exit codes."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from mcpdesc_docs.model import slugify
+from mcpdesc_docs.output import safe_relative_path
+
+from .sites import EXAMPLES, SAMPLE, SAMPLE_DIR, build, load_data, parse, run, snapshot
+
+
+def write_json(path: Path, data: dict) -> Path:
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_sample_site_builds_with_zero_warnings_and_contracted_paths(tmp_path):
+    code, out, err = build(SAMPLE_DIR, tmp_path / "site")
+    assert code == 0, out + err
+    assert "warning" not in out
+    assert "error" not in out
+    site = tmp_path / "site"
+    data = load_data(SAMPLE)
+    expected = {"index.html", ".nojekyll", "404.html", "assets/mcpdesc.css", "assets/mcpdesc.js"}
+    for collection, folder in (
+        ("tools", "tools"),
+        ("resources", "resources"),
+        ("resourceTemplates", "resource-templates"),
+        ("prompts", "prompts"),
+    ):
+        for item in data[collection]:
+            expected.add(f"{folder}/{slugify(item['name'])}.html")
+    assert expected <= set(snapshot(site))
+    # Two create_ticket declarations (disjoint scopes) share one page.
+    page = parse(site / "tools" / "create_ticket.html")
+    assert len(page.select("section.variant")) == 2
+
+
+def test_sample_config_is_strict_and_names_the_description():
+    config = yaml.safe_load((SAMPLE_DIR / "mcpdesc-docs.yml").read_text())
+    assert config["strict"] is True
+    assert (SAMPLE_DIR / config["description"]).resolve() == SAMPLE
+
+
+if EXAMPLES:  # read in place from the shared corpus; no corpus, no cases (.ci/run says so)
+
+    @pytest.mark.parametrize("example", EXAMPLES, ids=[p.name for p in EXAMPLES])
+    def test_every_corpus_example_builds(example, tmp_path):
+        code, out, err = build(example, tmp_path / "out")
+        assert code == 0, out + err
+        assert (tmp_path / "out" / "index.html").is_file()
+
+
+def test_failed_build_leaves_the_previous_site_byte_identical(tmp_path):
+    description = write_json(tmp_path / "d.mcpdesc.json", load_data(SAMPLE))
+    site = tmp_path / "site"
+    assert build(description, site)[0] == 0
+    before = snapshot(site)
+    broken = load_data(SAMPLE)
+    broken["tools"][0]["elicitations"] = []  # empty collection: an error
+    write_json(description, broken)
+    code, out, err = build(description, site)
+    assert code == 1
+    assert "error[" in out
+    assert "left unchanged" in err
+    assert snapshot(site) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.mcpdesc.json", "site"]  # no staging debris
+
+
+def test_syntax_error_is_exit_1_and_writes_nothing(tmp_path):
+    description = tmp_path / "d.mcpdesc.yaml"
+    description.write_text("mcpdesc: '0.9.0'\ninfo: {name: a\n", encoding="utf-8")
+    code, out, _ = build(description, tmp_path / "site")
+    assert code == 1
+    assert "d.mcpdesc.yaml:" in out
+    assert not (tmp_path / "site").exists()
+
+
+def test_strict_makes_warnings_fatal(tmp_path):
+    data = load_data(SAMPLE)
+    data["protocolVersions"] = ["2025-03-26", *data["protocolVersions"]]  # legacy revision: a warning
+    for tool in data["tools"]:
+        tool.setdefault("protocolVersions", ["2025-06-18", "2025-11-25", "2026-07-28"])
+    for key in ("resources", "resourceTemplates", "prompts", "capabilities"):
+        for item in data[key]:
+            item.setdefault("protocolVersions", ["2025-06-18", "2025-11-25", "2026-07-28"])
+    data["capabilities"][0]["protocolVersions"] = ["2025-03-26", "2025-06-18", "2025-11-25"]
+    data["transports"] = [t | {"protocolVersions": data["protocolVersions"]} for t in data["transports"]]
+    description = write_json(tmp_path / "d.mcpdesc.json", data)
+    code, out, _ = build(description, tmp_path / "lenient")
+    assert code == 0, out
+    assert "warning[" in out
+    code, out, _ = build(description, tmp_path / "strict", "--strict")
+    assert code == 1
+    assert not (tmp_path / "strict").exists()
+
+
+def test_removing_a_tool_removes_its_page(tmp_path):
+    data = load_data(SAMPLE)
+    description = write_json(tmp_path / "d.mcpdesc.json", data)
+    site = tmp_path / "site"
+    assert build(description, site)[0] == 0
+    assert (site / "tools" / "delete_ticket.html").is_file()
+    (site / "tools" / "stray.html").write_text("left by hand")
+    data["tools"] = [t for t in data["tools"] if t["name"] != "delete_ticket"]
+    write_json(description, data)
+    assert build(description, site)[0] == 0
+    assert not (site / "tools" / "delete_ticket.html").exists()
+    assert not (site / "tools" / "stray.html").exists()
+    assert "delete_ticket" not in (site / "index.html").read_text()
+
+
+def test_refuses_to_replace_a_directory_it_did_not_write(tmp_path):
+    precious = tmp_path / "precious"
+    precious.mkdir()
+    (precious / "notes.txt").write_text("keep me")
+    code, _, err = build(SAMPLE, precious)
+    assert code == 2
+    assert "refusing to replace" in err
+    assert (precious / "notes.txt").read_text() == "keep me"
+
+
+def test_refuses_a_site_dir_that_contains_the_description(tmp_path):
+    description = write_json(tmp_path / "d.mcpdesc.json", load_data(SAMPLE))
+    code, _, err = build(description, tmp_path)
+    assert code == 2
+    assert "contains" in err
+    assert description.is_file()
+
+
+def test_default_site_dir_is_beside_the_description(tmp_path):
+    description = write_json(tmp_path / "d.mcpdesc.json", load_data(SAMPLE))
+    code, _, err = run("build", str(description))
+    assert code == 0, err
+    assert (tmp_path / "site" / "index.html").is_file()
+
+
+def test_config_file_settings_reach_the_pages(tmp_path):
+    write_json(tmp_path / "d.mcpdesc.json", load_data(SAMPLE))
+    (tmp_path / "brand.css").write_text("body { color: teal; }")
+    (tmp_path / "mcpdesc-docs.yml").write_text(
+        "description: d.mcpdesc.json\n"
+        "site_name: Brand Docs\n"
+        "site_url: https://docs.example.com/helpdesk\n"
+        "site_dir: public\n"
+        "copyright: Copyright Brand Co\n"
+        "extra_css: [brand.css]\n"
+    )
+    code, _, err = run("build", str(tmp_path))
+    assert code == 0, err
+    site = tmp_path / "public"
+    index = parse(site / "index.html")
+    assert index.select_one(".site-title").get_text() == "Brand Docs"
+    assert "Copyright Brand Co" in index.select_one("footer").get_text()
+    assert [link["href"] for link in index.select("link[rel=stylesheet]")] == ["assets/mcpdesc.css", "brand.css"]
+    assert index.select_one("link[rel=canonical]")["href"] == "https://docs.example.com/helpdesk/index.html"
+    tool = parse(site / "tools" / "search_tickets.html")
+    assert (
+        tool.select_one("link[rel=canonical]")["href"] == "https://docs.example.com/helpdesk/tools/search_tickets.html"
+    )
+    assert [link["href"] for link in tool.select("link[rel=stylesheet]")] == ["../assets/mcpdesc.css", "../brand.css"]
+    assert (site / "brand.css").read_text() == "body { color: teal; }"
+    assert "https://docs.example.com/helpdesk/tools/search_tickets.html" in (site / "sitemap.xml").read_text()
+
+
+def test_without_site_url_no_page_claims_an_address(tmp_path):
+    code, _, _ = build(SAMPLE, tmp_path / "site")
+    assert code == 0
+    assert not (tmp_path / "site" / "sitemap.xml").exists()
+    assert parse(tmp_path / "site" / "index.html").select("link[rel=canonical]") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("description: d.json\nsite_nmae: X\n", "mcpdesc-docs.yml:2:1: unknown setting 'site_nmae'"),
+        ("description: d.json\nstrict: 'yes'\n", "mcpdesc-docs.yml:2:1: 'strict' must be true or false"),
+        ("description: d.json\nsite_url: ftp://x\n", "mcpdesc-docs.yml:2:1: 'site_url' must be an http"),
+        ("description: d.json\nextra_css: [https://cdn.example.com/x.css]\n", "mcpdesc-docs.yml:2:13: 'https://"),
+        ("description: d.json\nextra_css: [../outside.css]\n", "must be a path inside the project"),
+        ("description: d.json\ntheme: {name: default, colour: red}\n", "mcpdesc-docs.yml:2:24: unknown theme setting"),
+        ("description: d.json\ntheme: nope\n", "unknown theme 'nope'"),
+        ("description: d.json\ndescription: e.json\n", "duplicate key"),
+        ("site_name: X\n", "missing setting 'description'"),
+        ("description: missing.json\n", "description file"),
+    ],
+)
+def test_config_mistakes_are_located_and_exit_2(tmp_path, text, expected):
+    (tmp_path / "d.json").write_text(json.dumps(load_data(SAMPLE)))
+    (tmp_path / "mcpdesc-docs.yml").write_text(text)
+    code, _out, err = run("build", str(tmp_path))
+    assert code == 2
+    assert expected in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "site").exists()
+
+
+def test_missing_path_is_a_usage_error(tmp_path):
+    code, _, err = run("build", str(tmp_path / "nothing-here"))
+    assert code == 2
+    assert "no such file or directory" in err
+
+
+def test_directory_without_config_is_a_usage_error(tmp_path):
+    code, _, err = run("build", str(tmp_path))
+    assert code == 2
+    assert "no mcpdesc-docs.yml" in err
+
+
+@pytest.mark.parametrize(
+    ("name", "slug"),
+    [
+        ("search_tickets", "search_tickets"),
+        ("Search Tickets!", "search-tickets"),
+        ("../../etc/passwd", "etc-passwd"),
+        ("..", "item"),
+        (".hidden", "hidden"),
+        ("a..b", "a.b"),
+        ("Ünïcødé", "n-c-d"),
+        ("", "item"),
+    ],
+)
+def test_slugs_are_safe_file_names(name, slug):
+    assert slugify(name) == slug
+
+
+def test_slug_collisions_get_a_stable_suffix(tmp_path):
+    data = load_data(SAMPLE)
+    first = copy.deepcopy(data["tools"][0])
+    data["tools"] = [first | {"name": "Report"}, first | {"name": "report"}, first | {"name": "REPORT"}]
+    description = write_json(tmp_path / "d.json", data)
+    assert build(description, tmp_path / "site")[0] == 0
+    names = {
+        path.name: parse(path).select_one("main")["data-name"] for path in (tmp_path / "site" / "tools").glob("*.html")
+    }
+    assert names == {"report.html": "Report", "report-2.html": "report", "report-3.html": "REPORT"}
+
+
+@pytest.mark.parametrize("bad", ["../x.html", "/etc/x", "a/../../x", "", "a//b", "a\\..\\b", "./x"])
+def test_output_paths_cannot_leave_the_site(bad):
+    with pytest.raises(ValueError, match="unsafe output path"):
+        safe_relative_path(bad)
