@@ -232,15 +232,16 @@ class _Builder:
             command = _string(data, "command")
             args = tuple(strings(data.get("args")))
             label = _TRANSPORT_LABELS.get(kind, kind)
-            security = (
-                SecurityView(
-                    "cleared" if as_list(data["security"]) == [] else "own",
-                    "This transport declares its own requirement.",
+            security = None
+            if "security" in data:
+                cleared = as_list(data["security"]) == []
+                security = SecurityView(
+                    "cleared" if cleared else "own",
+                    "No authentication on this transport: it explicitly clears any inherited requirement."
+                    if cleared
+                    else "This transport declares its own requirement, which replaces the server's default.",
                     self.requirement(data["security"]),
                 )
-                if "security" in data
-                else None
-            )
             transports.append(
                 Transport(
                     index=index,

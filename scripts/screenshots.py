@@ -21,12 +21,25 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+# (file name, page, element to capture or None for the viewport)
 SHOTS = [
     ("overview", "index.html", None),
-    ("tool-create-ticket", "tools/create_ticket.html", "#elicitations"),
-    ("tool-escalate-ticket", "tools/escalate_ticket.html", "#elicitation-choose_team"),
+    ("tool-page", "tools/create_ticket.html", None),
+    ("tool-elicitations", "tools/create_ticket.html", "#variant-1-elicitations"),
+    ("tool-choose-team", "tools/escalate_ticket.html", "#elicitation-choose_team"),
 ]
 VIEWPORTS = {"desktop": (1280, 900), "mobile": (390, 844)}
+KEEP = {
+    "overview-desktop-light",
+    "overview-desktop-dark",
+    "overview-mobile-light",
+    "tool-page-desktop-light",
+    "tool-page-mobile-dark",
+    "tool-elicitations-desktop-light",
+    "tool-elicitations-mobile-dark",
+    "tool-choose-team-desktop-dark",
+}
+"""The ones committed under sample-site/screenshots and shown in the README."""
 
 
 def main() -> None:
@@ -41,10 +54,19 @@ def main() -> None:
                     viewport={"width": width, "height": height}, color_scheme=scheme, device_scale_factor=1
                 )
                 page = context.new_page()
-                for name, path, anchor in SHOTS:
-                    page.goto((site / path).as_uri() + (anchor or ""))
+                for name, path, selector in SHOTS:
+                    page.goto((site / path).as_uri())
                     page.wait_for_load_state("load")
-                    page.screenshot(path=str(out / f"{name}-{viewport}-{scheme}.png"))
+                    stem = f"{name}-{viewport}-{scheme}"
+                    if stem not in KEEP:
+                        continue
+                    target = out / f"{stem}.png"
+                    if selector is None:
+                        page.screenshot(path=str(target))
+                    else:
+                        # A sticky header would be painted over an element scrolled under it.
+                        page.add_style_tag(content=".site-header { position: static; }")
+                        page.locator(selector).screenshot(path=str(target))
                 context.close()
         browser.close()
 

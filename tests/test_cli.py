@@ -165,18 +165,21 @@ from mcpdesc_docs.cli import main
 
 events = []
 def hook(event, args):
-    if event.startswith("socket.") or event in {"urllib.Request", "http.client.connect"}:
+    watched = {"urllib.Request", "http.client.connect", "subprocess.Popen", "os.system", "os.exec", "os.posix_spawn"}
+    if event.startswith("socket.") or event in watched:
         events.append(event)
 sys.addaudithook(hook)
-code = main(["validate", sys.argv[1]])
+code = main(sys.argv[1:])
 print("EVENTS", events)
 sys.exit(code)
 """
 
 
-def test_no_socket_audit_events_in_a_fresh_process() -> None:
+@pytest.mark.parametrize("command", ["validate", "build"])
+def test_no_network_or_process_audit_events_in_a_fresh_process(command: str, tmp_path: Path) -> None:
+    argv = [command, str(SAMPLE)] + (["-o", str(tmp_path / "site")] if command == "build" else [])
     result = subprocess.run(
-        [sys.executable, "-c", NETWORK_PROBE, str(SAMPLE)], capture_output=True, text=True, timeout=60, check=False
+        [sys.executable, "-c", NETWORK_PROBE, *argv], capture_output=True, text=True, timeout=60, check=False
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "EVENTS []" in result.stdout
