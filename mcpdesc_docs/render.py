@@ -71,7 +71,20 @@ def _render(env: jinja2.Environment, template: str, context: TemplateContext) ->
     except jinja2.TemplateSyntaxError as exc:
         raise TemplateError(f"{exc.filename or exc.name}:{exc.lineno}: template syntax error: {exc.message}") from exc
     except jinja2.TemplateError as exc:
-        raise TemplateError(f"{template}: template error: {exc}") from exc
+        raise TemplateError(f"{_template_location(exc, template)}: template error: {exc}") from exc
+
+
+def _template_location(exc: BaseException, fallback: str) -> str:
+    """file:line of the innermost template frame: Jinja rewrites tracebacks so that
+    frames of compiled templates carry the template's file name and line."""
+    location = fallback
+    trace = exc.__traceback__
+    while trace is not None:
+        filename = trace.tb_frame.f_code.co_filename
+        if filename.endswith((".html", ".xml", ".j2")):
+            location = f"{filename}:{trace.tb_lineno}"
+        trace = trace.tb_next
+    return location
 
 
 def _sitemap(site: Site, site_url: str, paths: list[str]) -> bytes:

@@ -1,0 +1,56 @@
+"""Theme search path: custom_dir overrides templates and assets; template errors are located."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .sites import SAMPLE, load_data, parse, run
+
+
+def project(tmp_path: Path, overrides: dict[str, str]) -> Path:
+    (tmp_path / "d.json").write_text(json.dumps(load_data(SAMPLE)))
+    custom = tmp_path / "overrides"
+    for name, text in overrides.items():
+        (custom / name).parent.mkdir(parents=True, exist_ok=True)
+        (custom / name).write_text(text)
+    (tmp_path / "mcpdesc-docs.yml").write_text("description: d.json\ntheme:\n  custom_dir: overrides\n")
+    return tmp_path
+
+
+def test_custom_dir_extends_the_template_it_replaces_and_overrides_assets(tmp_path):
+    root = project(
+        tmp_path,
+        {
+            "primitive.html": (
+                '{% extends "base/primitive.html" %}{% block title %}Custom {{ page.name }}{% endblock %}'
+            ),
+            "assets/mcpdesc.css": "/* replaced */",
+            "assets/logo.txt": "added",
+        },
+    )
+    code, _, err = run("build", str(root))
+    assert code == 0, err
+    page = parse(root / "site" / "tools" / "search_tickets.html")
+    assert page.title.get_text() == "Custom search_tickets"
+    assert page.select_one("main")["data-name"] == "search_tickets"  # the rest of the base page is kept
+    assert (root / "site" / "assets" / "mcpdesc.css").read_text() == "/* replaced */"
+    assert (root / "site" / "assets" / "logo.txt").read_text() == "added"
+    assert (root / "site" / "assets" / "mcpdesc.js").is_file()  # untouched theme assets stay
+
+
+def test_undefined_names_in_templates_are_located_errors(tmp_path):
+    root = project(tmp_path, {"index.html": "line one\n{{ no_such_thing.attribute }}\n"})
+    code, _, err = run("build", str(root))
+    assert code == 2
+    assert "index.html:2: template error" in err
+    assert "no_such_thing" in err
+    assert "Traceback" not in err
+    assert not (root / "site").exists()
+
+
+def test_template_syntax_errors_are_located(tmp_path):
+    root = project(tmp_path, {"404.html": "ok\n{% if %}\n"})
+    code, _, err = run("build", str(root))
+    assert code == 2
+    assert "404.html:2: template syntax error" in err
