@@ -41,6 +41,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     build.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 1, nothing written)")
     build.add_argument("--format", dest="output_format", choices=("text", "json", "github"), default="text")
+
+    serve = commands.add_parser("serve", help="preview the site with live reload while you edit")
+    serve.add_argument("path", metavar="PATH", nargs="?", default=".", help="as for build (default: .)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on; 0 picks a free one (default: 8000)")
+    serve.add_argument("--open", dest="open_browser", action="store_true", help="open the site in a web browser")
     return parser
 
 
@@ -65,6 +71,17 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
                 site_dir=options.site_dir,
                 strict=options.strict,
                 output_format=options.output_format,
+                out=out,
+                err=err,
+            )
+        if options.command == "serve":
+            from .commands import serve
+
+            return serve.run(
+                options.path,
+                host=options.host,
+                port=options.port,
+                open_browser=options.open_browser,
                 out=out,
                 err=err,
             )

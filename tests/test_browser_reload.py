@@ -1,0 +1,61 @@
+"""In a real browser: a page served by ``serve`` reloads by itself after an edit on disk."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import threading
+import time
+from pathlib import Path
+
+from mcpdesc_docs.serve import DevServer
+
+from .browser import chromium
+from .sites import SAMPLE_DIR
+
+
+def wait_until_watching(server: DevServer, project: Path) -> None:
+    """Touch a file until the real watcher reports it: from then on, edits are seen."""
+    for attempt in range(40):
+        token = server.state_token
+        (project / "probe.txt").write_text(str(attempt))
+        if server.wait_for_change(token, 0.5) != token:
+            return
+    raise AssertionError("the file watcher never reported a change")
+
+
+def test_tool_page_reloads_with_the_new_title_without_a_click(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    for name in ("mcpdesc-docs.yml", "helpdesk.mcpdesc.yaml"):
+        shutil.copy(SAMPLE_DIR / name, project / name)
+    server = DevServer(project, port=0, out=io.StringIO(), err=io.StringIO())
+    watcher = None
+    try:
+        assert server.rebuild()
+        url = server.start_http()
+        watcher = threading.Thread(target=server.watch_loop, args=(server.file_changes(),), daemon=True)
+        watcher.start()
+        wait_until_watching(server, project)
+        with chromium() as browser:
+            page = browser.new_page()
+            page.goto(url + "tools/search_tickets.html")
+            assert page.locator("h1").inner_text() == "Search tickets"
+            page.evaluate("window.__beforeReload = true")
+            description = project / "helpdesk.mcpdesc.yaml"
+            edited = time.monotonic()
+            description.write_text(
+                description.read_text().replace("    title: Search tickets\n", "    title: Find tickets fast\n", 1)
+            )
+            page.wait_for_function(
+                "document.querySelector('h1') && document.querySelector('h1').textContent === 'Find tickets fast'",
+                timeout=2000,
+            )
+            elapsed = time.monotonic() - edited
+            assert page.evaluate("window.__beforeReload === undefined")  # a reload, not a patch
+            assert elapsed < 2.0
+    finally:
+        server.close()
+        if watcher is not None:
+            watcher.join(timeout=2)
+            assert not watcher.is_alive()

@@ -1,0 +1,318 @@
+"""``mcpdesc-docs serve``: rebuilds, last good site, problems banner, reload events, safety."""
+
+from __future__ import annotations
+
+import http.client
+import io
+import os
+import queue
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from watchfiles import Change
+
+from mcpdesc_docs.serve import EVENTS_PATH, DevServer, safe_request_path, serve
+
+from .sites import SAMPLE_DIR
+
+TITLE = "    title: Search tickets\n"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    root.mkdir()
+    for name in ("mcpdesc-docs.yml", "helpdesk.mcpdesc.yaml"):
+        shutil.copy(SAMPLE_DIR / name, root / name)
+    return root
+
+
+def edit(description: Path, old: str, new: str) -> None:
+    text = description.read_text()
+    assert old in text
+    description.write_text(text.replace(old, new, 1))
+
+
+def get(server: DevServer, path: str) -> tuple[int, dict[str, str], bytes]:
+    """A raw request: the path is sent exactly as given (no client-side normalisation)."""
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=5)
+    try:
+        connection.putrequest("GET", path, skip_accept_encoding=True)
+        connection.endheaders()
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        connection.close()
+
+
+class FakeChanges:
+    """A change source the test drives: each put() is one debounced batch."""
+
+    def __init__(self) -> None:
+        self.batches: queue.Queue[set[tuple[Change, str]] | None] = queue.Queue()
+        self.done = threading.Event()
+
+    def put(self, *paths: Path) -> None:
+        self.batches.put({(Change.modified, str(p)) for p in paths})
+
+    def __call__(self, server: DevServer) -> Iterator[set[tuple[Change, str]]]:
+        while not server.stop_event.is_set():
+            try:
+                batch = self.batches.get(timeout=0.05)
+            except queue.Empty:
+                continue
+            if batch is None:
+                return
+            yield batch
+            self.done.set()
+
+    def put_and_wait(self, *paths: Path) -> None:
+        self.done.clear()
+        self.put(*paths)
+        assert self.done.wait(5)
+
+
+@pytest.fixture
+def running(project: Path):
+    """A real server on a free port, driven by a fake change source."""
+    changes = FakeChanges()
+    out, err = io.StringIO(), io.StringIO()
+    holder: dict[str, DevServer] = {}
+
+    def source(server: DevServer):
+        holder["server"] = server
+        return changes(server)
+
+    thread = threading.Thread(
+        target=serve,
+        kwargs={
+            "path": project,
+            "host": "127.0.0.1",
+            "port": 0,
+            "open_browser": False,
+            "out": out,
+            "err": err,
+            "changes": source,
+        },
+        daemon=True,
+    )
+    thread.start()
+    deadline = time.monotonic() + 10
+    while "serving on" not in err.getvalue():
+        assert time.monotonic() < deadline, err.getvalue()
+        time.sleep(0.02)
+    server = holder["server"]
+    yield server, changes, out, err
+    server.stop_event.set()
+    changes.batches.put(None)
+    thread.join(timeout=2)
+    assert not thread.is_alive()
+
+
+def h1(body: bytes) -> str:
+    return BeautifulSoup(body, "html.parser").select_one("h1").get_text(strip=True)
+
+
+def test_an_edit_changes_the_served_page(running, project):
+    server, changes, _, _ = running
+    status, headers, body = get(server, "/tools/search_tickets.html")
+    assert status == 200
+    assert headers["Cache-Control"] == "no-cache"
+    assert h1(body) == "Search tickets"
+    edit(project / "helpdesk.mcpdesc.yaml", TITLE, "    title: Find tickets\n")
+    changes.put_and_wait(project / "helpdesk.mcpdesc.yaml")
+    assert h1(get(server, "/tools/search_tickets.html")[2]) == "Find tickets"
+
+
+def test_broken_edit_keeps_the_last_good_page_and_shows_the_problems(running, project):
+    server, changes, out, _ = running
+    description = project / "helpdesk.mcpdesc.yaml"
+    edit(
+        description,
+        "        mode: url\n        protocolVersions: [2025-11-25]\n",
+        "        mode: sms\n        protocolVersions: [2025-11-25]\n",
+    )
+    changes.put_and_wait(description)
+    status, _, body = get(server, "/tools/search_tickets.html")
+    assert status == 200
+    assert h1(body) == "Search tickets"  # the last good site
+    problems = BeautifulSoup(body, "html.parser").select("[data-serve-problems] [data-diagnostic]")
+    assert problems
+    assert f"{description}:" in problems[0].get_text()
+    assert "/tools/1/elicitations/1/mode" in body.decode()
+    assert f"{description}:" in out.getvalue()  # the terminal gets the same diagnostics, build's format
+    assert "error[" in out.getvalue()
+    # Fixing it recovers: the banner goes.
+    edit(description, "        mode: sms\n", "        mode: url\n")
+    changes.put_and_wait(description)
+    _, _, body = get(server, "/tools/create_ticket.html")
+    assert BeautifulSoup(body, "html.parser").select("[data-serve-problems]") == []
+
+
+def test_config_errors_are_shown_too(running, project):
+    server, changes, _, err = running
+    (project / "mcpdesc-docs.yml").write_text("description: helpdesk.mcpdesc.yaml\nsite_nmae: x\n")
+    changes.put_and_wait(project / "mcpdesc-docs.yml")
+    _, _, body = get(server, "/index.html")
+    assert (
+        "unknown setting 'site_nmae'"
+        in BeautifulSoup(body, "html.parser").select_one("[data-serve-problems]").get_text()
+    )
+    assert "unknown setting" in err.getvalue()
+
+
+def test_reload_event_follows_a_successful_rebuild(running, project):
+    server, changes, _, _ = running
+    token = server.state_token
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=5)
+    connection.request("GET", f"{EVENTS_PATH}?state={token}")
+    response = connection.getresponse()
+    assert response.getheader("Content-Type") == "text/event-stream"
+    assert response.readline() == b"retry: 500\n"
+    response.readline()
+    edit(project / "helpdesk.mcpdesc.yaml", TITLE, "    title: Find tickets\n")
+    changes.put(project / "helpdesk.mcpdesc.yaml")
+    assert response.readline() == b"event: change\n"
+    assert response.readline().startswith(b"data: ")
+    connection.close()
+
+
+def test_served_pages_carry_the_reload_script(running):
+    server, _, _, _ = running
+    page = BeautifulSoup(get(server, "/")[2], "html.parser")
+    inline = [s.get_text() for s in page.select("script:not([src])")]
+    assert len(inline) == 1
+    assert "EventSource" in inline[0]
+    assert f'"{server.state_token}"' in inline[0]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/../../../../etc/passwd",
+        "/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+        "/%2E%2E%2f%2E%2E%2fetc%2fpasswd",
+        "/tools/..%2f..%2f..%2fetc/passwd",
+        "//etc/passwd",
+        "/..\\..\\etc\\passwd",
+        "/%00index.html",
+        "/%ff%fe",
+        "/outside/passwd",
+    ],
+)
+def test_nothing_outside_the_site_is_served(running, path):
+    server, _, _, _ = running
+    root = server.site_root
+    assert root is not None
+    (root / "outside").symlink_to("/etc", target_is_directory=True)
+    status, _, body = get(server, path)
+    assert status == 404
+    assert b"root:" not in body
+    assert "Page not found" in parse_bytes(body)
+
+
+def parse_bytes(body: bytes) -> str:
+    return BeautifulSoup(body, "html.parser").get_text()
+
+
+def test_unknown_pages_get_the_sites_404_page(running):
+    server, _, _, _ = running
+    status, headers, body = get(server, "/tools/no_such_tool.html")
+    assert status == 404
+    assert headers["Cache-Control"] == "no-cache"
+    assert BeautifulSoup(body, "html.parser").select_one("main")["data-page"] == "not-found"
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("/", "index.html"),
+        ("/tools/a.html?x=1#y", "tools/a.html"),
+        ("/./tools//a.html", "tools/a.html"),
+        ("/%74ools/a.html", "tools/a.html"),
+        ("/../x", None),
+        ("/%2e%2e/x", None),
+        ("/a/%2E%2E/b", None),
+        ("/a\\..\\b", None),
+        ("/a%00b", None),
+    ],
+)
+def test_request_paths_are_normalised(raw, expected):
+    assert safe_request_path(raw) == expected
+
+
+def test_watcher_ignores_the_output_directory_and_rebuilds_once_per_batch(project):
+    out, err = io.StringIO(), io.StringIO()
+    server = DevServer(project, out=out, err=err)
+    try:
+        assert server.rebuild()
+        first = server.state_token
+        site_dir = project / "site"
+        server.watch_loop([{(Change.added, str(site_dir / "index.html"))}])
+        assert server.state_token == first  # its own output never triggers a rebuild
+        description = project / "helpdesk.mcpdesc.yaml"
+        server.watch_loop([{(Change.modified, str(description)), (Change.modified, str(project / "mcpdesc-docs.yml"))}])
+        assert server.state_token == "2.0"
+        edit(description, 'mcpdesc: "0.9.0"', 'mcpdesc: "0.7.0"')
+        good_root = server.site_root
+        server.watch_loop([{(Change.modified, str(description))}])
+        assert server.state_token == "2.1"
+        assert server.site_root == good_root
+        assert server.problems is not None
+        assert "unsupported mcpdesc version" in out.getvalue()
+        paths = server.watch_paths()
+        assert project in paths
+        assert any(p.name == "templates" for p in paths)
+        assert any(p.name == "themes" for p in paths)
+    finally:
+        server.close()
+
+
+def test_a_busy_port_is_a_usage_error(project):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        from .sites import run
+
+        code, _, err = run("serve", str(project), "--port", str(port))
+    assert code == 2
+    assert f"port {port} on 127.0.0.1 is already in use" in err
+
+
+def test_ctrl_c_stops_within_a_second(project):
+    command = [sys.executable, "-m", "mcpdesc_docs", "serve", str(project), "--port", "0"]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as process:
+        try:
+            line = ""
+            deadline = time.monotonic() + 20
+            while "serving on" not in line:
+                assert time.monotonic() < deadline
+                line = process.stderr.readline()
+            url = line.split("serving on ")[1].split()[0]
+            host, port = url.removeprefix("http://").rstrip("/").rsplit(":", 1)
+            connection = http.client.HTTPConnection(host, int(port), timeout=5)
+            connection.request("GET", EVENTS_PATH + "?state=x")  # an open event stream must not delay exit
+            started = time.monotonic()
+            process.send_signal(signal.SIGINT)
+            code = process.wait(timeout=5)
+            elapsed = time.monotonic() - started
+            stderr = process.stderr.read()
+            connection.close()
+        finally:
+            if process.poll() is None:
+                process.kill()
+    assert code == 0
+    assert elapsed < 1.0
+    assert "Traceback" not in stderr
+    assert "stopped" in stderr
