@@ -47,6 +47,17 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on; 0 picks a free one (default: 8000)")
     serve.add_argument("--open", dest="open_browser", action="store_true", help="open the site in a web browser")
+
+    deploy = commands.add_parser("gh-deploy", help="build and publish the site to a gh-pages branch")
+    deploy.add_argument("path", metavar="PATH", nargs="?", default=".", help="as for build (default: .)")
+    deploy.add_argument("--remote", default="origin", help="the remote to push to (default: origin)")
+    deploy.add_argument("--branch", default="gh-pages", help="the branch to publish to (default: gh-pages)")
+    deploy.add_argument("-m", "--message", help="commit message (default: names the source commit)")
+    deploy.add_argument("--no-push", dest="push", action="store_false", help="commit to the local branch only")
+    deploy.add_argument("--force", action="store_true", help="force the push (replaces the remote branch)")
+
+    new = commands.add_parser("new", help="create a documentation project with a GitHub Pages workflow")
+    new.add_argument("directory", metavar="DIR", help="a new or empty directory")
     return parser
 
 
@@ -85,6 +96,23 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
                 out=out,
                 err=err,
             )
+        if options.command == "gh-deploy":
+            from .commands import deploy
+
+            return deploy.run(
+                options.path,
+                remote=options.remote,
+                branch=options.branch,
+                message=options.message,
+                push=options.push,
+                force=options.force,
+                out=out,
+                err=err,
+            )
+        if options.command == "new":
+            from .commands import new
+
+            return new.run(options.directory, err=err)
         parser.error(f"unknown command {options.command!r}")
     except UsageError as exc:
         err.write(f"mcpdesc-docs: error: {exc}\n")

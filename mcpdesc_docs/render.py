@@ -5,6 +5,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Mapping
 from typing import TypedDict
+from urllib.parse import urlsplit
 from xml.sax.saxutils import escape as xml_escape
 
 import jinja2
@@ -33,6 +34,9 @@ class TemplateContext(TypedDict):
     kind_singular: Mapping[str, str]
     kind_dirs: Mapping[str, str]
     scope_all: Scope
+    base_href: str | None
+    """Set on 404.html only, when the site's address is known: GitHub Pages serves that page
+    at any depth, so its relative links must start from the site root."""
 
 
 class TemplateError(UsageError):
@@ -45,14 +49,16 @@ def relative_url(from_page: str, target: str) -> str:
     return posixpath.relpath(target, start)
 
 
-def _context(site: Site, config: Config, path: str, page: Page | None) -> TemplateContext:
+def _context(
+    site: Site, config: Config, path: str, page: Page | None, *, base_href: str | None = None
+) -> TemplateContext:
     return TemplateContext(
         site=site,
         page=page,
         site_title=config.site_name or site.server.title,
         current_path=path,
         url=lambda target: relative_url(path, target),
-        canonical_url=(config.site_url + path) if config.site_url else None,
+        canonical_url=(config.site_url + path) if config.site_url and path != "404.html" else None,
         extra_css=config.extra_css,
         repo_url=config.repo_url,
         copyright=config.copyright,
@@ -62,6 +68,7 @@ def _context(site: Site, config: Config, path: str, page: Page | None) -> Templa
         kind_singular=KIND_SINGULAR,
         kind_dirs=KIND_DIRS,
         scope_all=Scope(site.protocol_versions, True),
+        base_href=base_href,
     )
 
 
@@ -115,7 +122,8 @@ def render_site(site: Site, theme: Theme, config: Config) -> dict[str, bytes]:
     outputs["index.html"] = _render(env, "index.html", _context(site, config, "index.html", None))
     for page in site.pages:
         outputs[page.path] = _render(env, "primitive.html", _context(site, config, page.path, page))
-    outputs["404.html"] = _render(env, "404.html", _context(site, config, "404.html", None))
+    base_href = urlsplit(config.site_url).path if config.site_url else None
+    outputs["404.html"] = _render(env, "404.html", _context(site, config, "404.html", None, base_href=base_href))
     if config.site_url:
         listed = ["index.html", *(page.path for page in site.pages)]
         outputs["sitemap.xml"] = _sitemap(site, config.site_url, listed)

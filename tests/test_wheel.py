@@ -49,6 +49,8 @@ def test_wheel_install_builds_the_sample_site(tmp_path):
     site = tmp_path / "site"
     run(env_dir / "bin" / "mcpdesc-docs", "build", SAMPLE_DIR, "-o", site, cwd=tmp_path)
     assert parse(site / "tools" / "create_ticket.html").select("[data-elicitation]")
+    run(env_dir / "bin" / "mcpdesc-docs", "new", tmp_path / "scaffolded", cwd=tmp_path)
+    assert (tmp_path / "scaffolded" / ".github" / "workflows" / "mcpdesc-docs.yml").is_file()
     assert (site / "assets" / "mcpdesc.css").read_bytes() == (
         ROOT / "themes" / "default" / "assets" / "mcpdesc.css"
     ).read_bytes()

@@ -1,0 +1,191 @@
+"""``gh-deploy`` and ``new``: publishing without touching the user's repository."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from mcpdesc_docs.commands.deploy import github_pages_base
+
+from .sites import SAMPLE_DIR, run
+
+
+def git(cwd: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+@pytest.fixture(autouse=True)
+def isolated_git(monkeypatch, tmp_path):
+    # No user or system git configuration leaks in; commits get a fixed identity.
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig"))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for role in ("AUTHOR", "COMMITTER"):
+        monkeypatch.setenv(f"GIT_{role}_NAME", "Docs Bot")
+        monkeypatch.setenv(f"GIT_{role}_EMAIL", "docs@example.com")
+
+
+@pytest.fixture
+def repos(tmp_path: Path) -> tuple[Path, Path]:
+    """A bare remote whose gh-pages branch holds a CNAME, and a clone with the sample."""
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "--quiet", "--bare", "-b", "main", str(remote))
+    seed = tmp_path / "seed"
+    git(tmp_path, "init", "--quiet", "-b", "gh-pages", str(seed))
+    (seed / "CNAME").write_text("docs.helpdesk.example.com\n")
+    (seed / "old-page.html").write_text("stale")
+    git(seed, "add", ".")
+    git(seed, "commit", "--quiet", "-m", "old site")
+    git(seed, "push", "--quiet", str(remote), "gh-pages")
+    source = tmp_path / "source"
+    git(tmp_path, "init", "--quiet", "-b", "main", str(source))
+    for name in ("mcpdesc-docs.yml", "helpdesk.mcpdesc.yaml"):
+        shutil.copy(SAMPLE_DIR / name, source / name)
+    (source / "notes.txt").write_text("work in progress")  # untracked: must stay untracked
+    git(source, "add", "mcpdesc-docs.yml", "helpdesk.mcpdesc.yaml")
+    git(source, "commit", "--quiet", "-m", "docs")
+    git(source, "remote", "add", "origin", str(remote))
+    return remote, source
+
+
+def repository_state(source: Path) -> tuple[str, ...]:
+    return (
+        git(source, "symbolic-ref", "HEAD"),
+        git(source, "rev-parse", "HEAD"),
+        git(source, "ls-files", "--stage"),
+        git(source, "status", "--porcelain", "--untracked-files=all"),
+        "\n".join(sorted(p.relative_to(source).as_posix() for p in source.rglob("*") if ".git" not in p.parts)),
+    )
+
+
+def test_deploy_publishes_the_site_and_keeps_the_cname(repos):
+    remote, source = repos
+    before = repository_state(source)
+    head = git(source, "rev-parse", "HEAD")
+    code, out, err = run("gh-deploy", str(source))
+    assert code == 0, out + err
+    files = set(git(remote, "ls-tree", "-r", "--name-only", "gh-pages").splitlines())
+    assert {"index.html", ".nojekyll", "404.html", "tools/create_ticket.html", "tools/search_tickets.html"} <= files
+    assert "old-page.html" not in files  # the whole tree is replaced
+    assert git(remote, "show", "gh-pages:CNAME") == "docs.helpdesk.example.com"
+    assert head[:12] in git(remote, "log", "-1", "--format=%s", "gh-pages")
+    assert git(remote, "rev-list", "--count", "gh-pages") == "2"  # on top of the old site, not a rewrite
+    # With a custom domain the site's address is known: 404.html works from any depth.
+    assert '<base href="/">' in git(remote, "show", "gh-pages:404.html")
+    assert repository_state(source) == before
+    assert not (source / "site").exists()
+
+
+def test_a_second_deploy_without_changes_makes_no_commit(repos):
+    remote, source = repos
+    assert run("gh-deploy", str(source))[0] == 0
+    first = git(remote, "rev-parse", "gh-pages")
+    code, _, err = run("gh-deploy", str(source))
+    assert code == 0
+    assert "unchanged" in err
+    assert git(remote, "rev-parse", "gh-pages") == first
+
+
+def test_an_invalid_description_publishes_nothing(repos):
+    remote, source = repos
+    before = git(remote, "rev-parse", "gh-pages")
+    description = source / "helpdesk.mcpdesc.yaml"
+    description.write_text(description.read_text().replace("mode: url", "mode: sms", 1))
+    code, out, err = run("gh-deploy", str(source))
+    assert code == 1
+    assert "error[" in out
+    assert "nothing published" in err
+    assert git(remote, "rev-parse", "gh-pages") == before
+    assert git(source, "branch", "--list", "gh-pages") == ""
+
+
+def test_config_cname_wins_and_no_push_stays_local(repos):
+    remote, source = repos
+    remote_before = git(remote, "rev-parse", "gh-pages")
+    config = source / "mcpdesc-docs.yml"
+    config.write_text(config.read_text() + "cname: api-docs.example.org\n")
+    code, _, err = run("gh-deploy", str(source), "--no-push", "--branch", "pages")
+    assert code == 0, err
+    assert git(source, "show", "pages:CNAME") == "api-docs.example.org"
+    assert git(remote, "rev-parse", "gh-pages") == remote_before
+    assert git(remote, "branch", "--list", "pages") == ""
+
+
+def test_a_rejected_push_changes_nothing(repos):
+    remote, source = repos
+    hook = remote / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\necho 'protected branch' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    before = git(remote, "rev-parse", "gh-pages")
+    code, _, err = run("gh-deploy", str(source))
+    assert code == 2
+    assert "rejected" in err
+    assert git(remote, "rev-parse", "gh-pages") == before
+    assert git(source, "branch", "--list", "gh-pages") == ""
+
+
+def test_usage_errors(tmp_path, repos):
+    _, source = repos
+    outside = tmp_path / "plain"
+    outside.mkdir()
+    for name in ("mcpdesc-docs.yml", "helpdesk.mcpdesc.yaml"):
+        shutil.copy(SAMPLE_DIR / name, outside / name)
+    code, _, err = run("gh-deploy", str(outside))
+    assert code == 2
+    assert "not inside a git repository" in err
+    code, _, err = run("gh-deploy", str(source), "--remote", "upstream")
+    assert code == 2
+    assert "no remote named 'upstream'" in err
+    git(source, "checkout", "--quiet", "-b", "gh-pages")
+    code, _, err = run("gh-deploy", str(source))
+    assert code == 2
+    assert "checked-out branch" in err
+
+
+@pytest.mark.parametrize(
+    ("remote", "cname", "expected"),
+    [
+        ("git@github.com:acme/helpdesk-mcp.git", None, "https://acme.github.io/helpdesk-mcp/"),
+        ("https://github.com/Acme/helpdesk-mcp", None, "https://acme.github.io/helpdesk-mcp/"),
+        ("https://github.com/acme/acme.github.io.git", None, "https://acme.github.io/"),
+        ("https://github.com/acme/x.git", "docs.acme.dev", "https://docs.acme.dev/"),
+        ("/srv/git/x.git", None, None),
+    ],
+)
+def test_github_pages_address_from_the_remote(remote, cname, expected):
+    assert github_pages_base(remote, cname) == expected
+
+
+def test_new_scaffolds_a_project_that_builds_with_a_pages_workflow(tmp_path):
+    project = tmp_path / "docs"
+    code, _, err = run("new", str(project))
+    assert code == 0, err
+    workflow = yaml.safe_load((project / ".github" / "workflows" / "mcpdesc-docs.yml").read_text())
+    assert workflow["permissions"]["pages"] == "write"
+    assert workflow["permissions"]["id-token"] == "write"
+    steps = [*workflow["jobs"]["build"]["steps"], *workflow["jobs"]["deploy"]["steps"]]
+    uses = [step.get("uses", "").split("@")[0] for step in steps]
+    runs = [step.get("run", "") for step in steps]
+    for action in ("actions/checkout", "actions/setup-python", "actions/upload-pages-artifact", "actions/deploy-pages"):
+        assert action in uses
+    assert "pip install mcpdesc-docs" in runs
+    assert any(r.startswith("mcpdesc-docs build --strict") for r in runs)
+    assert workflow["jobs"]["deploy"]["needs"] == "build"
+    assert (project / ".gitignore").read_text() == "site/\n"
+    code, out, err = run("build", str(project))
+    assert code == 0, out + err
+    assert "warning" not in out
+    assert (project / "site" / "tools" / "greet.html").is_file()
+
+
+def test_new_refuses_a_non_empty_directory(tmp_path):
+    (tmp_path / "keep.txt").write_text("mine")
+    code, _, err = run("new", str(tmp_path))
+    assert code == 2
+    assert "not an empty directory" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.txt"]
