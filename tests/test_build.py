@@ -84,18 +84,11 @@ def test_syntax_error_is_exit_1_and_writes_nothing(tmp_path):
 
 def test_strict_makes_warnings_fatal(tmp_path):
     data = load_data(SAMPLE)
-    data["protocolVersions"] = ["2025-03-26", *data["protocolVersions"]]  # legacy revision: a warning
-    for tool in data["tools"]:
-        tool.setdefault("protocolVersions", ["2025-06-18", "2025-11-25", "2026-07-28"])
-    for key in ("resources", "resourceTemplates", "prompts", "capabilities"):
-        for item in data[key]:
-            item.setdefault("protocolVersions", ["2025-06-18", "2025-11-25", "2026-07-28"])
-    data["capabilities"][0]["protocolVersions"] = ["2025-03-26", "2025-06-18", "2025-11-25"]
-    data["transports"] = [t | {"protocolVersions": data["protocolVersions"]} for t in data["transports"]]
+    data["capabilities"][1]["logging"] = {}  # deprecated in 2026-07-28: a warning
     description = write_json(tmp_path / "d.mcpdesc.json", data)
     code, out, _ = build(description, tmp_path / "lenient")
     assert code == 0, out
-    assert "warning[" in out
+    assert "warning[mcp.capabilities.logging-deprecated]" in out
     code, out, _ = build(description, tmp_path / "strict", "--strict")
     assert code == 1
     assert not (tmp_path / "strict").exists()

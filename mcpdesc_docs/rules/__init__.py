@@ -31,6 +31,16 @@ def rule(rule_id: str) -> Callable[[Rule], Rule]:
 
 def load_rules() -> dict[str, Rule]:
     # Importing the modules registers their rules.
-    from . import applicability, components, elicitation, scope, security, tags  # noqa: F401
+    from . import (  # noqa: F401
+        applicability,
+        components,
+        elicitation,
+        interaction_examples,
+        scope,
+        security,
+        tags,
+        tool_examples,
+        tool_schemas,
+    )
 
     return REGISTRY
