@@ -176,14 +176,14 @@ def contradicts_requirements(document: Document) -> Iterator[Diagnostic]:
         elif kind == "elicitation":
             mode = as_object(step.get("request")).get("mode")
             elicitation = requirements.get("elicitation")
+            # An empty elicitation capability means form mode only (as before modes existed).
             if elicitation is None:
                 missing = "elicitation"
-            elif isinstance(elicitation, Mapping):
-                # An empty elicitation capability means form mode only (as before modes existed).
-                if (mode == "url" and "url" not in elicitation) or (
-                    mode == "form" and elicitation and "form" not in elicitation
-                ):
-                    missing = f"elicitation.{mode}"
+            elif isinstance(elicitation, Mapping) and (
+                (mode == "url" and "url" not in elicitation)
+                or (mode == "form" and elicitation and "form" not in elicitation)
+            ):
+                missing = f"elicitation.{mode}"
         if missing:
             yield warning(
                 REQUIREMENTS,
