@@ -36,6 +36,7 @@ def load_rules() -> dict[str, Rule]:
         components,
         elicitation,
         interaction_examples,
+        read_examples,
         scope,
         security,
         tags,
