@@ -33,9 +33,11 @@ def load_rules() -> dict[str, Rule]:
     # Importing the modules registers their rules.
     from . import (  # noqa: F401
         applicability,
+        client_requirements,
         components,
         elicitation,
         interaction_examples,
+        meta,
         read_examples,
         scope,
         security,

@@ -17,17 +17,16 @@ _PRIMITIVE_FIELDS: dict[str, dict[str, tuple[str, str]]] = {
     "tool": {
         "title": ("2025-06-18", REVISIONS[-1]),
         "outputSchema": ("2025-06-18", REVISIONS[-1]),
-        "_meta": ("2025-06-18", REVISIONS[-1]),
         "annotations": ("2025-03-26", REVISIONS[-1]),
         "icons": ("2025-11-25", REVISIONS[-1]),
         "execution": ("2025-11-25", "2025-11-25"),
     },
     "resource": {
         "title": ("2025-06-18", REVISIONS[-1]),
-        "_meta": ("2025-06-18", REVISIONS[-1]),
         "icons": ("2025-11-25", REVISIONS[-1]),
     },
 }
+# `_meta` on declarations is checked by mcp.meta.protocol-version.
 _PRIMITIVE_FIELDS["resource-template"] = _PRIMITIVE_FIELDS["resource"]
 _PRIMITIVE_FIELDS["prompt"] = _PRIMITIVE_FIELDS["resource"]
 
@@ -248,13 +247,27 @@ def is_reserved_extension(identifier: str) -> bool:
 
 @rule("mcp.extensions.identifier-authority")
 def reserved_extension_identifiers(document: Document) -> Iterator[Diagnostic]:
-    for pointer, capabilities, _ in _capabilities(document):
-        for identifier in as_object(capabilities.get("extensions")):
+    maps = [jp.join(pointer, "extensions") for pointer, _, _ in _capabilities(document)]
+    maps += [jp.join(p.pointer, "clientRequirements", "extensions") for p in document.primitives]
+    for at in maps:
+        for identifier in as_object(_lookup(document, at)):
             if is_reserved_extension(identifier) and identifier not in OFFICIAL_EXTENSIONS:
                 yield warning(
                     "mcp.extensions.identifier-authority",
                     "unknown-reserved-extension-identifier",
                     f"extension {identifier!r} uses an MCP-reserved prefix but is not in the official "
                     "extension catalogue (modelcontextprotocol.io, 2026-09-04)",
-                    jp.join(pointer, "extensions", identifier),
+                    jp.join(at, identifier),
                 )
+
+
+def _lookup(document: Document, pointer: str) -> object:
+    value: object = document.data
+    for part in jp.split(pointer):
+        if isinstance(value, dict):
+            value = value.get(part)
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            return None
+    return value
