@@ -87,7 +87,7 @@ def _rule(parts: list[str | int], keyword: str) -> tuple[str, str | None]:
     if keyword in ("minItems", "minProperties"):
         if last == "elicitations":
             return MEMBERS_RULE[object_kind(parts[:-1])], "req-elicitations-non-empty"
-        if kind not in ("form-schema", "input-schema", "output-schema"):
+        if kind not in ("form-schema", "input-schema", "output-schema", "client-requirements"):
             return "mcpdesc.collections.non-empty", None
     if keyword == "propertyNames":
         if last == "securitySchemes":
@@ -106,6 +106,9 @@ def _diagnose(err: ValidationError) -> Iterator[Diagnostic]:
     path = jp.from_parts(parts)
     schema: dict[str, Any] = err.schema if isinstance(err.schema, dict) else {}
     keyword = str(err.validator)
+    if keyword != "propertyNames" and "propertyNames" in err.relative_schema_path:
+        # jsonschema reports a bad name as the failing keyword inside propertyNames.
+        keyword = "propertyNames"
     expected: Any = err.validator_value
     rule, requirement = _rule(parts, keyword)
     requirement = schema.get("x-requirement") or requirement
@@ -187,4 +190,6 @@ def best_pattern(err: ValidationError) -> str:
     schema: Any = err.validator_value
     if isinstance(schema, dict) and "pattern" in schema:
         return str(schema["pattern"])
+    if err.validator == "pattern" and isinstance(schema, str):
+        return schema
     return "the allowed name pattern"
