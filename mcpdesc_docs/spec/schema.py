@@ -247,8 +247,103 @@ TEMPLATE_EXAMPLE = closed({"uri": URI, "result": OBJECT}, ("uri", "result"))
 PROMPT_EXAMPLE = closed(
     {"arguments": {"type": "object", "additionalProperties": STRING}, "result": OBJECT}, ("result",)
 )
+
+
+def _mode(mode: str, then: Schema) -> Schema:
+    return {"if": {"properties": {"mode": {"const": mode}}, "required": ["mode"]}, "then": then}
+
+
+# Steps show what the server asks of the client and the answer (native MCP shapes, so no
+# x-* inside request and response; the step wrapper itself allows x-*).
+_STEP_COMMON = {"type": STRING, "request": OBJECT, "response": OBJECT}
+STEP = by_type(
+    {
+        "elicitation": closed(
+            {
+                **_STEP_COMMON,
+                "declaration": STRING,
+                "request": {
+                    "type": "object",
+                    "required": ["mode", "message"],
+                    "properties": {"mode": {"enum": ["form", "url"]}, "message": NON_EMPTY_STRING},
+                    "allOf": [
+                        _mode(
+                            "form",
+                            closed(
+                                {"mode": STRING, "message": STRING, "requestedSchema": OBJECT},
+                                ("requestedSchema",),
+                                extensions=False,
+                            ),
+                        ),
+                        _mode(
+                            "url",
+                            closed(
+                                {"mode": STRING, "message": STRING, "url": URI, "elicitationId": STRING},
+                                ("url",),
+                                extensions=False,
+                            ),
+                        ),
+                    ],
+                },
+                "response": closed(
+                    {"action": {"enum": ["accept", "decline", "cancel"]}, "content": OBJECT, "_meta": OBJECT},
+                    ("action",),
+                    extensions=False,
+                ),
+            },
+            ("request", "response"),
+        ),
+        "sampling": closed(
+            {
+                **_STEP_COMMON,
+                "request": {
+                    "type": "object",
+                    "required": ["messages", "maxTokens"],
+                    "properties": {
+                        "messages": non_empty_array(
+                            {
+                                "type": "object",
+                                "required": ["role", "content"],
+                                "properties": {"role": {"enum": ["user", "assistant"]}},
+                            }
+                        ),
+                        "maxTokens": {"type": "integer", "minimum": 1},
+                        "includeContext": {"enum": ["none", "thisServer", "allServers"]},
+                        "toolChoice": {
+                            "type": "object",
+                            "properties": {"mode": {"enum": ["auto", "required", "none"]}},
+                        },
+                    },
+                },
+                "response": {
+                    "type": "object",
+                    "required": ["role", "content", "model"],
+                    "properties": {"role": {"const": "assistant"}, "model": STRING},
+                },
+            },
+            ("request", "response"),
+        ),
+        "roots": closed(
+            {
+                **_STEP_COMMON,
+                "request": {"type": "object", "maxProperties": 0},
+                "response": {
+                    "type": "object",
+                    "required": ["roots"],
+                    "properties": {
+                        "roots": {
+                            "type": "array",
+                            "items": closed({"uri": URI, "name": STRING, "_meta": OBJECT}, ("uri",), extensions=False),
+                        }
+                    },
+                },
+            },
+            ("request", "response"),
+        ),
+    }
+)
 INTERACTION_EXAMPLE = closed(
-    {"input": OBJECT, "steps": non_empty_array(OBJECT), "result": OBJECT},
+    {"input": OBJECT, "steps": non_empty_array(STEP), "result": OBJECT},
     ("input", "steps", "result"),
 )
 COMPLETION_EXAMPLE = closed(
