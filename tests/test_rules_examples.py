@@ -390,6 +390,9 @@ CASES: list[tuple[str, str, Callable[[Doc], None]]] = [
         "invalid-name",
         lambda d: d["prompts"][0]["examples"].update({"bad name": d["prompts"][0]["examples"]["short"]}),
     ),
+    ("mcpdesc.examples.members", "missing-member", lambda d: step(d, 1)["request"].pop("maxTokens")),
+    ("mcpdesc.examples.members", "invalid-value", lambda d: step(d, 3)["response"].update(action="ignore")),
+    ("mcpdesc.examples.members", "unknown-member", lambda d: step(d, 0)["request"].update(cursor="x")),
     # 4.10 client requirements
     ("mcpdesc.client-requirements.members", "wrong-type", set_in([*T0, "clientRequirements", "roots"], True)),
     ("mcpdesc.client-requirements.members", "empty-collection", set_in([*T2, "clientRequirements"], {})),

@@ -326,7 +326,7 @@ STEP = by_type(
         "roots": closed(
             {
                 **_STEP_COMMON,
-                "request": {"type": "object", "maxProperties": 0},
+                "request": closed({}, extensions=False),  # roots/list takes no parameters
                 "response": {
                     "type": "object",
                     "required": ["roots"],
