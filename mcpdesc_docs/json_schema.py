@@ -9,6 +9,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+from urllib.parse import unquote
 
 import referencing.exceptions
 from jsonschema import Draft7Validator, Draft202012Validator
@@ -60,6 +61,50 @@ def external_refs(schema: object, at: str = "") -> Iterator[tuple[str, str]]:
             stack.extend((jp.join(pointer, index), item) for index, item in enumerate(value))
 
 
+def _local_refs(schema: object) -> Iterator[tuple[str, str]]:
+    stack: list[tuple[str, object]] = [("", schema)]
+    while stack:
+        pointer, value = stack.pop()
+        if isinstance(value, Mapping):
+            ref = value.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#"):
+                yield pointer, ref
+            stack.extend((jp.join(pointer, key), item) for key, item in value.items() if key not in ("const", "enum"))
+        elif isinstance(value, list):
+            stack.extend((jp.join(pointer, index), item) for index, item in enumerate(value))
+
+
+def _anchors(schema: object) -> set[str]:
+    found: set[str] = set()
+    stack = [schema]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, Mapping):
+            for key in ("$anchor", "$dynamicAnchor"):
+                if isinstance(value.get(key), str):
+                    found.add(value[key])
+            stack.extend(item for key, item in value.items() if key not in ("const", "enum"))
+        elif isinstance(value, list):
+            stack.extend(value)
+    return found
+
+
+def _resolves(schema: object, ref: str) -> bool:
+    """Whether a same-document reference ("#/$defs/x" or "#anchor") names something."""
+    fragment = unquote(ref[1:])
+    if fragment and not fragment.startswith("/"):
+        return fragment in _anchors(schema)
+    target: Any = schema
+    for part in jp.split(fragment):
+        if isinstance(target, Mapping) and part in target:
+            target = target[part]
+        elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
+            target = target[int(part)]
+        else:
+            return False
+    return True
+
+
 @lru_cache(maxsize=512)
 def _compile(text: str) -> Compiled:
     schema = json.loads(text)
@@ -76,6 +121,11 @@ def _compile(text: str) -> Compiled:
     except SchemaError as exc:
         where = "/".join(str(p) for p in exc.absolute_path)
         return Compiled(None, invalid=f"{exc.message}" + (f" (at {where})" if where else ""), external_refs=refs)
+    for at, ref in _local_refs(schema):
+        if not _resolves(schema, ref):
+            return Compiled(
+                None, invalid=f"$ref {ref!r} at {at or '/'} points at nothing in the schema", external_refs=refs
+            )
     # An empty registry: a reference outside the schema is never retrieved.
     return Compiled(cls(schema, registry=Registry()), external_refs=refs)
 

@@ -137,6 +137,16 @@ def _diagnose(err: ValidationError) -> Iterator[Diagnostic]:
         present = instance if isinstance(instance, dict) else {}
         for missing in expected:
             if missing not in present:
+                if missing == "inputSchema" and object_kind(parts) == "tool":
+                    # Its own rule in the digest (4.7): every tool declares its input schema.
+                    yield error(
+                        "mcp.tool.input-schema.members",
+                        "missing-member",
+                        f"{label} is missing required member 'inputSchema'",
+                        path,
+                        requirement,
+                    )
+                    continue
                 yield make("missing-member", f"{label} is missing required member {missing!r}")
     elif keyword == "additionalProperties" and isinstance(instance, dict):
         declared = set(schema.get("properties", {}))

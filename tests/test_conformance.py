@@ -42,22 +42,134 @@ def fixtures() -> list[tuple[Path, str]]:
 
 FIXTURES = fixtures()
 
-# The rule that makes each fixture invalid or a warning, read from the specification (the
-# digest's rule tables), not from this validator's output. Fixtures of the corpus without
-# an entry here are checked for their verdict only.
-EXPECTED_RULES: dict[str, str] = {
-    # x-* names inside a component namespace are names; the value must still be an example.
-    "component-extension-boundaries.json": "mcpdesc.components.members",
-    # URL mode is not defined by 2025-06-18 (digest 4.9).
-    "elicitation-version-mismatch.json": "mcp.elicitation.protocol-version",
-    # x-* is not allowed on domain-keyed maps such as securitySchemes (digest 2.19, 4.1).
-    "object-level-extension-in-domain-map.json": "mcpdesc.extensions.placement",
-    # sse associated with 2025-03-26 or later (digest 4.3).
-    "legacy-sse-modern-revision.json": "mcp.transport.legacy-sse",
-    # capabilities.extensions before 2026-07-28 (digest 4.3, Proposal 0021).
-    "pre-standard-extension-capabilities.json": "mcp.capabilities.extensions-pre-standard",
-    # a reserved-prefix extension id missing from the official catalogue (digest 2.6).
-    "unknown-reserved-extension-identifier.json": "mcp.extensions.identifier-authority",
+# The rules that make each fixture invalid or a warning, read from the specification (the
+# digest's rule tables, sections 4.1-4.10) and the fixture's content, not from this
+# validator's output. Every listed rule must be reported at the fixture's severity.
+EXPECTED_RULES: dict[str, tuple[str, ...]] = {
+    # expected-invalid
+    "closed-protocol-enum.json": ("mcpdesc.protocol-versions.supported",),
+    "component-extension-boundaries.json": ("mcpdesc.components.members",),  # x-* in a namespace is a name
+    "component-protocol-scope.json": ("mcp.resource-example.protocol-shape",),  # judged at each use site
+    "component-reference-resolution.json": ("mcpdesc.components.references",),
+    "duplicate-mcp-header.json": ("mcp.tool.x-mcp-header",),
+    "duplicate-security-scope.json": ("mcpdesc.security.scope-unique",),
+    "duplicate-tag-reference.json": ("mcpdesc.tags.references",),
+    "elicitation-branch-mixing.json": ("mcpdesc.elicitation.members",),
+    "elicitation-form-semantics.json": (
+        "mcpdesc.elicitation.form-schema.consistency",
+        "mcpdesc.elicitation.name-unique",
+    ),
+    "elicitation-scope-outside-parent.json": ("mcpdesc.protocol-scope.consistency",),
+    "elicitation-version-mismatch.json": ("mcp.elicitation.protocol-version",),
+    "empty-client-capability-requirements.json": ("mcpdesc.client-requirements.members",),
+    "empty-ordinary-nested-collections.json": ("mcpdesc.collections.non-empty", "mcpdesc.tool.members"),
+    "empty-ordinary-root-collections.json": ("mcpdesc.collections.non-empty",),
+    "empty-tag-catalog-reference.json": ("mcpdesc.collections.non-empty",),
+    "invalid-completion-example-semantics.json": (
+        "mcp.completion-example.protocol-version",
+        "mcpdesc.completion-example.target",
+    ),
+    "invalid-mcp-header-placement.json": ("mcp.tool.x-mcp-header",),
+    "invalid-mcp-header-value.json": ("mcp.tool.x-mcp-header",),
+    "invalid-prompt-example-semantics.json": (
+        "mcpdesc.prompt-example.arguments",
+        "mcpdesc.prompt-example.result",
+        "mcp.prompt-example.protocol-shape",
+    ),
+    "invalid-resource-annotations.json": (
+        "mcp.resource.annotations.protocol-version",
+        "mcpdesc.resource-template.members",
+    ),
+    "invalid-security-scheme-name.json": ("mcpdesc.security.scheme-name",),
+    "invalid-tool-example-result-semantics.json": (
+        "mcpdesc.tool-example.result-consistency",
+        "mcpdesc.tool-example.completed",
+    ),
+    "invalid-tool-interaction-example-semantics.json": (
+        "mcpdesc.interaction-example.steps",
+        "mcp.interaction-example.protocol-version",
+        "mcpdesc.tool-example.result-consistency",
+    ),
+    "malformed-completion-examples.json": ("mcpdesc.collections.non-empty", "mcpdesc.examples.members"),
+    "malformed-extension-identifier.json": ("mcp.extensions.identifier-grammar",),
+    "malformed-pre-dialect-tool-schema-shape.json": ("mcp.tool.legacy-schema-shape",),
+    "malformed-prompt-examples.json": (
+        "mcpdesc.examples.names",
+        "mcpdesc.examples.members",
+        "mcpdesc.collections.non-empty",
+    ),
+    "malformed-resource-examples.json": (
+        "mcpdesc.examples.names",
+        "mcpdesc.examples.members",
+        "mcpdesc.resource-example.result",
+        "mcpdesc.resource-template-example.uri",
+    ),
+    "malformed-resource-template-example.json": ("mcpdesc.resource-template-example.uri",),
+    "malformed-tool-examples.json": (
+        "mcpdesc.examples.names",
+        "mcpdesc.examples.members",
+        "mcpdesc.collections.non-empty",
+    ),
+    "malformed-tool-interaction-examples.json": ("mcpdesc.examples.members", "mcpdesc.collections.non-empty"),
+    "malformed-tool-schema.json": ("mcp.tool.schema-valid",),
+    "meta-invalid-key.json": ("mcp.meta.key-grammar",),
+    "meta-reserved-key-misuse.json": ("mcp.meta.reserved-key-context", "mcp.meta.reserved-key-value"),
+    "missing-tool-input-schema.json": ("mcp.tool.input-schema.members",),
+    "non-oauth-scopes.json": ("mcpdesc.security.non-oauth-scopes",),
+    "non-object-output-schema-before-2026.json": ("mcp.tool.output-schema.root",),
+    "oauth-flow-missing-required-url.json": ("mcpdesc.security.oauth-flows",),
+    # an extension cannot make inputSchema optional: the core rule still applies
+    "object-level-extension-cannot-weaken-core.json": ("mcp.tool.input-schema.members",),
+    "object-level-extension-in-capability-map.json": ("mcpdesc.extensions.placement",),
+    "object-level-extension-in-domain-map.json": ("mcpdesc.extensions.placement",),
+    "object-level-extension-in-native-content.json": ("mcpdesc.extensions.placement",),
+    "object-level-extension-in-security-requirement.json": ("mcpdesc.extensions.placement",),
+    "object-level-unknown-property.json": ("mcpdesc.tool.members",),
+    "overlapping-capabilities.json": ("mcpdesc.capabilities.scope-unique",),
+    "overlapping-tool-scope.json": ("mcpdesc.primitives.scope-unique",),
+    "resource-example-cache-fields.json": ("mcp.resource-example.protocol-shape", "mcpdesc.resource-example.result"),
+    "resource-example-result-semantics.json": (
+        "mcpdesc.resource-example.result",
+        "mcpdesc.resource-example.content",
+        "mcp.resource-example.protocol-shape",
+        "mcpdesc.resource-template-example.uri",
+    ),
+    "revision-inapplicable-execution.json": ("mcp.tool.protocol-version",),
+    "revision-inapplicable-mcp-header.json": ("mcp.tool.x-mcp-header",),
+    "revision-inapplicable-streamable-http.json": ("mcp.transport.protocol-version",),
+    "revision-inapplicable-tool-schema-dialect.json": ("mcp.tool.schema-dialect.protocol-version",),
+    "revision-incompatible-client-capability-requirements.json": ("mcp.client-requirements.protocol-version",),
+    "revision-incompatible-tool-example.json": (
+        "mcp.tool-example.result.protocol-shape",
+        "mcp.tool-example.content.protocol-shape",
+    ),
+    "root-version-without-transport.json": ("mcpdesc.transports.coverage",),
+    "scoped-version-not-in-root.json": ("mcpdesc.protocol-scope.consistency",),
+    "tool-example-schema-mismatches.json": ("mcpdesc.tool-example.schema-compatibility",),
+    "unknown-security-reference.json": ("mcpdesc.security.scheme-references",),
+    "unresolved-local-tool-ref.json": ("mcp.tool.schema-valid",),
+    # expected-warning
+    "deprecated-client-capability-requirements.json": (
+        "mcp.client-requirements.deprecated",
+        "mcp.extensions.identifier-authority",
+    ),
+    "legacy-completion-examples.json": ("mcpdesc.legacy-protocol.validation-scope",),
+    "legacy-sse-modern-revision.json": ("mcp.transport.legacy-sse",),
+    "logging-deprecated-2026.json": ("mcp.capabilities.logging-deprecated",),
+    "pre-dialect-tool-example.json": ("mcpdesc.tool-example.schema-compatibility",),
+    "pre-dialect-tool-schema-shape.json": ("mcpdesc.legacy-protocol.validation-scope",),
+    "pre-standard-extension-capabilities.json": ("mcp.capabilities.extensions-pre-standard",),
+    "resource-example-consistency.json": ("mcpdesc.resource-example.content",),
+    "tool-interaction-client-requirements-contradictions.json": ("mcpdesc.interaction-example.client-requirements",),
+    "uncatalogued-oauth-scope.json": ("mcpdesc.security.scope-catalogue",),
+    "uncatalogued-openid-scope.json": ("mcpdesc.security.scope-catalogue",),
+    "unknown-reserved-extension-identifier.json": ("mcp.extensions.identifier-authority",),
+    "unknown-reserved-meta-key.json": ("mcp.meta.unknown-reserved-key",),
+    "unresolved-external-tool-example-ref.json": (
+        "mcpdesc.tool-example.schema-compatibility",
+        "mcp.tool.schema.external-ref",
+    ),
+    "unresolved-external-tool-ref.json": ("mcp.tool.schema.external-ref",),
 }
 
 
@@ -75,10 +187,12 @@ if FIXTURES:
         result = validate_file(fixture_path)
         errors = [d for d in result.diagnostics if d.is_error]
         warnings = [d for d in result.diagnostics if not d.is_error]
-        expected_rule = EXPECTED_RULES.get(fixture_path.name)
-        if expected_rule is not None:
-            wanted = errors if verdict == "invalid" else warnings
-            assert expected_rule in {d.rule for d in wanted}, describe(result.diagnostics)
+        if verdict != "valid":
+            # Every invalid or warning fixture must name the rules that make it so.
+            assert fixture_path.name in EXPECTED_RULES, f"no expected rule written for {fixture_path.name}"
+            reported = {d.rule for d in (errors if verdict == "invalid" else warnings)}
+            missing = set(EXPECTED_RULES[fixture_path.name]) - reported
+            assert not missing, f"expected {sorted(missing)}:\n{describe(result.diagnostics)}"
         if verdict == "invalid":
             assert errors, "expected at least one error"
         elif verdict == "warning":

@@ -36,6 +36,7 @@ def load_rules() -> dict[str, Rule]:
         client_requirements,
         components,
         elicitation,
+        extensions,
         interaction_examples,
         meta,
         read_examples,

@@ -44,6 +44,21 @@ def read_result_completed(document: Document) -> Iterator[Diagnostic]:
             "resource-example-json-rpc-envelope",
             "incomplete-resource-example-result",
         )
+        ttl = result.get("ttlMs")
+        if "ttlMs" in result and (isinstance(ttl, bool) or not isinstance(ttl, int | float) or ttl < 0):
+            yield error(
+                rule_id,
+                "resource-example-cache-fields-invalid",
+                f"{example.label}: ttlMs must be a number of milliseconds, 0 or more",
+                jp.join(at, "ttlMs"),
+            )
+        if "cacheScope" in result and result["cacheScope"] not in ("public", "private"):
+            yield error(
+                rule_id,
+                "resource-example-cache-fields-invalid",
+                f"{example.label}: cacheScope must be 'public' or 'private'",
+                jp.join(at, "cacheScope"),
+            )
         contents = result.get("contents")
         if not isinstance(contents, list) or not contents:
             yield error(
@@ -116,10 +131,13 @@ def read_contents(document: Document) -> Iterator[Diagnostic]:
         result = as_object(example.data.get("result"))
         contents = [as_object(entry) for entry in as_list(result.get("contents"))]
         at = jp.join(example.pointer, "result", "contents")
+        requested = _requested_uri(example)
         total = 0
         measurable = True
+        measured = False
         for index, entry in enumerate(contents):
             blob = entry.get("blob")
+            counts = requested is None or entry.get("uri") == requested
             if isinstance(blob, str):
                 length = _blob_length(blob)
                 if length is None:
@@ -130,13 +148,23 @@ def read_contents(document: Document) -> Iterator[Diagnostic]:
                         f"{example.label}: blob is not canonical base64 (RFC 4648, with padding)",
                         jp.join(at, index, "blob"),
                     )
-                else:
+                elif counts:
                     total += length
-            elif isinstance(entry.get("text"), str):
+                    measured = True
+            elif isinstance(entry.get("text"), str) and counts:
                 total += len(entry["text"].encode("utf-8"))
+                measured = True
             declared_mime = example.primitive.data.get("mimeType")
             entry_mime = entry.get("mimeType")
-            if isinstance(declared_mime, str) and isinstance(entry_mime, str) and entry_mime != declared_mime:
+            # Only the entry for the requested URI is the declared resource; others (a
+            # directory's children, say) may well have types of their own.
+            describes_declaration = requested is None or entry.get("uri") == requested
+            if (
+                describes_declaration
+                and isinstance(declared_mime, str)
+                and isinstance(entry_mime, str)
+                and entry_mime != declared_mime
+            ):
                 yield warning(
                     rule_id,
                     "resource-example-mime-type-mismatch",
@@ -144,7 +172,6 @@ def read_contents(document: Document) -> Iterator[Diagnostic]:
                     f"declaration's {declared_mime!r}",
                     jp.join(at, index, "mimeType"),
                 )
-        requested = _requested_uri(example)
         if contents and requested is not None and not any(entry.get("uri") == requested for entry in contents):
             yield warning(
                 rule_id,
@@ -157,7 +184,7 @@ def read_contents(document: Document) -> Iterator[Diagnostic]:
             example.primitive.kind == "resource"
             and isinstance(size, int | float)
             and not isinstance(size, bool)
-            and contents
+            and measured
             and measurable
             and total != size
         ):

@@ -107,29 +107,3 @@ def oauth_scopes_catalogued(document: Document) -> Iterator[Diagnostic]:
                         "the description has no static scope catalogue for it",
                         jp.join(pointer, index),
                     )
-
-
-@rule("mcpdesc.extensions.placement")
-def extensions_in_scheme_maps(document: Document) -> Iterator[Diagnostic]:
-    # securitySchemes and Security Requirement objects are keyed by scheme names: an x-* key
-    # there is a specification extension where none is allowed, never a scheme.
-    for name in as_object(document.data.get("securitySchemes")):
-        if name.startswith("x-"):
-            yield error(
-                "mcpdesc.extensions.placement",
-                "extension-not-allowed",
-                f"'securitySchemes' maps scheme names to schemes; the specification extension {name!r} "
-                "is not allowed there",
-                jp.join("", "securitySchemes", name),
-            )
-    for array_pointer, array in _requirement_arrays(document):
-        for index, requirement in enumerate(array):
-            for key in as_object(requirement):
-                if key.startswith("x-"):
-                    yield error(
-                        "mcpdesc.extensions.placement",
-                        "extension-not-allowed",
-                        f"security requirements name schemes only; the specification extension {key!r} is not "
-                        "allowed there",
-                        jp.join(array_pointer, index, key),
-                    )
