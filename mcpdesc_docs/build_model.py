@@ -335,10 +335,12 @@ class _Builder:
 
     def tags(self) -> tuple[Tag, ...]:
         tags = []
+        used: set[str] = set()
         for item in as_list(self.data.get("tags")):
             data = as_object(item)
             name = _string(data, "name") or ""
-            tags.append(Tag(name, anchor_id("tag", name), _string(data, "description"), _extensions(data)))
+            path = f"tags/{_unique_slug(slugify(name), used)}.html"
+            tags.append(Tag(name, anchor_id("tag", name), _string(data, "description"), _extensions(data), path))
         return tuple(tags)
 
     def components(self) -> tuple[Component, ...]:

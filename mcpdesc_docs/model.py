@@ -178,6 +178,8 @@ class Tag:
     anchor: str
     description: str | None
     extensions: tuple[JsonItem, ...]
+    path: str = ""
+    """The tag's page, e.g. ``tags/reporting.html``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,10 +407,42 @@ class Site:
     extensions: tuple[JsonItem, ...]
 
     def pages_of(self, kind: str) -> tuple[Page, ...]:
-        return tuple(page for page in self.pages if page.kind == kind)
+        """Document order, deprecated pages last."""
+        return tuple(sorted((p for p in self.pages if p.kind == kind), key=lambda p: p.deprecated))
 
     def pages_tagged(self, tag: str) -> tuple[Page, ...]:
-        return tuple(page for page in self.pages if tag in page.tag_names)
+        return tuple(sorted((p for p in self.pages if tag in p.tag_names), key=lambda p: p.deprecated))
+
+    def nav_groups(self, kind: str) -> tuple[NavGroup, ...]:
+        """A kind's pages grouped by their first tag, in the catalogue's tag order (one group
+        without a heading when the description declares no tags)."""
+        pages = self.pages_of(kind)
+        if not self.tags:
+            return (NavGroup(None, pages),) if pages else ()
+        groups: list[NavGroup] = []
+        for tag in self.tags:
+            tagged = tuple(p for p in pages if p.tag_names[:1] == (tag.name,))
+            if tagged:
+                groups.append(NavGroup(tag, tagged))
+        declared = {tag.name for tag in self.tags}
+        rest = tuple(p for p in pages if not p.tag_names or p.tag_names[0] not in declared)
+        if rest:
+            groups.append(NavGroup(None, rest))
+        return tuple(groups)
+
+    @property
+    def reading_order(self) -> tuple[Page, ...]:
+        """The order of the sidebar: what previous/next links follow."""
+        return tuple(page for kind in KINDS for group in self.nav_groups(kind) for page in group.pages)
+
+    def tag_path(self, name: str) -> str | None:
+        return next((tag.path for tag in self.tags if tag.name == name), None)
+
+
+@dataclass(frozen=True, slots=True)
+class NavGroup:
+    tag: Tag | None
+    pages: tuple[Page, ...]
 
 
 # --- naming ----------------------------------------------------------------------------

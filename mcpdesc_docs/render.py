@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Mapping
-from typing import TypedDict
+from dataclasses import dataclass
+from typing import Any, TypedDict
 from urllib.parse import urlsplit
 from xml.sax.saxutils import escape as xml_escape
 
@@ -14,13 +15,31 @@ from . import __version__
 from .config import Config
 from .errors import UsageError
 from .markdown import render_inline, render_markdown
-from .model import KIND_DIRS, KIND_SINGULAR, KIND_TITLES, KINDS, Page, Scope, Site
+from .model import KIND_DIRS, KIND_SINGULAR, KIND_TITLES, KINDS, Page, Scope, Site, Tag
+from .search import search_files
 from .theme import Theme, create_environment
+from .twins import twin_files, twin_path
+
+
+@dataclass(frozen=True, slots=True)
+class Download:
+    label: str
+    path: str
+    content: bytes
 
 
 class TemplateContext(TypedDict):
     site: Site
     page: Page | None
+    tag: Tag | None
+    """Set on tag pages."""
+    root: str
+    """The way from this page to the site root ("" or "../"), for scripts."""
+    previous_page: Page | None
+    next_page: Page | None
+    downloads: tuple[Download, ...]
+    twin: str | None
+    """The Markdown twin of this page, site-relative."""
     site_title: str
     current_path: str
     url: Callable[[str], str]
@@ -50,11 +69,26 @@ def relative_url(from_page: str, target: str) -> str:
 
 
 def _context(
-    site: Site, config: Config, path: str, page: Page | None, *, base_href: str | None = None
+    site: Site,
+    config: Config,
+    path: str,
+    page: Page | None,
+    *,
+    downloads: tuple[Download, ...] = (),
+    tag: Tag | None = None,
+    base_href: str | None = None,
 ) -> TemplateContext:
+    order = site.reading_order
+    position = order.index(page) if page in order else -1
     return TemplateContext(
         site=site,
         page=page,
+        tag=tag,
+        root="../" * path.count("/"),
+        previous_page=order[position - 1] if position > 0 else None,
+        next_page=order[position + 1] if 0 <= position < len(order) - 1 else None,
+        downloads=downloads,
+        twin=twin_path(page.path) if page is not None else None,
         site_title=config.site_name or site.server.title,
         current_path=path,
         url=lambda target: relative_url(path, target),
@@ -114,20 +148,29 @@ def _assets(theme: Theme, config: Config) -> dict[str, bytes]:
     return files
 
 
-def render_site(site: Site, theme: Theme, config: Config) -> dict[str, bytes]:
+def render_site(site: Site, theme: Theme, config: Config, downloads: tuple[Download, ...] = ()) -> dict[str, bytes]:
     env = create_environment(theme)
     env.filters["markdown"] = render_markdown
     env.filters["inline_markdown"] = render_inline
+
+    def page(template: str, path: str, primitive: Page | None = None, **extra: Any) -> None:
+        outputs[path] = _render(env, template, _context(site, config, path, primitive, downloads=downloads, **extra))
+
     outputs: dict[str, bytes] = {}
-    outputs["index.html"] = _render(env, "index.html", _context(site, config, "index.html", None))
-    for page in site.pages:
-        outputs[page.path] = _render(env, "primitive.html", _context(site, config, page.path, page))
+    page("index.html", "index.html")
+    for primitive in site.pages:
+        page("primitive.html", primitive.path, primitive)
+    for tag in site.tags:
+        page("tag.html", tag.path, tag=tag)
     base_href = urlsplit(config.site_url).path if config.site_url else None
-    outputs["404.html"] = _render(env, "404.html", _context(site, config, "404.html", None, base_href=base_href))
+    page("404.html", "404.html", base_href=base_href)
     if config.site_url:
-        listed = ["index.html", *(page.path for page in site.pages)]
+        listed = ["index.html", *(p.path for p in site.pages), *(t.path for t in site.tags)]
         outputs["sitemap.xml"] = _sitemap(site, config.site_url, listed)
     outputs[".nojekyll"] = b""
+    outputs.update(search_files(site))
+    outputs.update(twin_files(site, config.site_url))
+    outputs.update({download.path: download.content for download in downloads})
     outputs.update(_assets(theme, config))
     return outputs
 
@@ -137,4 +180,4 @@ def render_context_keys() -> list[str]:
     return list(TemplateContext.__annotations__)
 
 
-__all__ = ["TemplateError", "relative_url", "render_site"]
+__all__ = ["Download", "TemplateError", "relative_url", "render_site"]

@@ -62,6 +62,10 @@ def main() -> None:
                         continue
                     target = out / f"{stem}.png"
                     if selector is None:
+                        if name == "overview" and viewport == "desktop" and scheme == "light":
+                            # Show search at work on one of the shots.
+                            page.fill("[data-search]", "ticket")
+                            page.wait_for_selector("[data-search-results] a")
                         page.screenshot(path=str(target))
                     else:
                         # A sticky header would be painted over an element scrolled under it.

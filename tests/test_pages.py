@@ -317,14 +317,95 @@ def test_pages_have_no_inline_event_handlers_and_only_our_script(site):
     for page_path in html_pages(site):
         page = parse(page_path)
         scripts = page.select("script")
-        assert [s.get("src", "").rsplit("/", 1)[-1] for s in scripts] == ["mcpdesc.js"]
+        assert [s.get("src", "").rsplit("/", 1)[-1] for s in scripts] == ["mcpdesc-early.js", "mcpdesc.js"]
         for element in page.find_all(True):
             assert not [a for a in element.attrs if a.lower().startswith("on")], (page_path, element.name)
 
 
 def test_pages_read_without_javascript(site):
-    # Everything is in the markup: no element is hidden until a script reveals it.
+    # Everything is in the markup: only controls that need a script (search, version picker,
+    # theme and menu buttons, the version note) start hidden, and scripts reveal them.
     for page_path in html_pages(site):
         page = parse(page_path)
-        assert page.select("[hidden], noscript") == []
+        hidden = page.select("[hidden]")
+        assert hidden
+        for element in hidden:
+            assert element.name in ("div", "label", "button", "p"), element
+            assert (
+                element.has_attr("data-js-only")
+                or element.find_parent(attrs={"data-js-only": True})
+                or any(
+                    element.has_attr(hook) for hook in ("data-nav-toggle", "data-search-results", "data-version-note")
+                )
+            ), element
+            assert not element.select("main *, [data-elicitation], [data-primitive]")
+        assert page.select("noscript") == []
         assert not re.search(r"display:\s*none", page_path.read_text())
+
+
+def test_search_index_points_at_existing_anchors(site, description):
+    import json
+
+    entries = json.loads((site / "search-index.json").read_text())
+    script = (site / "search-index.js").read_text()
+    assert script.startswith("window.MCPDESC_SEARCH_INDEX = ")
+    assert json.loads(script.removeprefix("window.MCPDESC_SEARCH_INDEX = ").rstrip().rstrip(";")) == entries
+    ids: dict[str, set[str]] = {}
+    for entry in entries:
+        path, _, anchor = entry["url"].partition("#")
+        assert (site / path).is_file(), entry
+        if anchor:
+            if path not in ids:
+                ids[path] = {e["id"] for e in parse(site / path).select("[id]")}
+            assert anchor in ids[path], entry
+    texts = " ".join(e["text"] for e in entries)
+    for _, _, item in declarations(description):
+        for declaration in item.get("elicitations", []):
+            assert declaration["message"] in texts
+    names = {e["names"] for e in entries}
+    assert "include_archived" in names  # parameters are searchable by name
+
+
+def test_markdown_twins_and_llms_txt(site, description):
+    llms = (site / "llms.txt").read_text()
+    assert llms.startswith("# Acme Helpdesk\n")
+    for _, path, item in declarations(description):
+        twin = site / path.replace(".html", ".md")
+        assert twin.is_file()
+        assert item["name"] in twin.read_text()
+        assert f"]({path.replace('.html', '.md')})" in llms
+    page = parse(site / "tools" / "search_tickets.html")
+    assert page.select_one('link[rel=alternate][type="text/markdown"]')["href"] == "search_tickets.md"
+
+
+def test_description_downloads(site):
+    import json
+
+    original = (SAMPLE_DIR / "helpdesk.mcpdesc.yaml").read_bytes()
+    assert (site / "description" / "helpdesk.mcpdesc.yaml").read_bytes() == original
+    converted = json.loads((site / "description" / "helpdesk.mcpdesc.json").read_text())
+    assert converted == load_data(SAMPLE_DIR / "helpdesk.mcpdesc.yaml")
+    links = [a["href"] for a in parse(site / "tools" / "create_ticket.html").select("footer a[download]")]
+    assert links == ["../description/helpdesk.mcpdesc.yaml", "../description/helpdesk.mcpdesc.json"]
+
+
+def test_tag_pages_and_sidebar_groups(site, description):
+    for tag in description["tags"]:
+        page = parse(site / "tags" / f"{slugify(tag['name'])}.html")
+        listed = {a.get_text() for a in page.select("main .catalogue a code")}
+        tagged = {item["name"] for _, _, item in declarations(description) if tag["name"] in item.get("tags", [])}
+        assert listed == tagged
+    nav = parse(site / "index.html").select_one("#site-nav")
+    tickets = [a.get_text() for a in nav.select(".nav-kind")[0].select(".nav-group")[0].select("li a")]
+    assert tickets[-1] == "delete_ticket"  # deprecated last within its group
+    assert [h.get_text(strip=True) for h in nav.select(".nav-kind")[0].select(".nav-tag")] == ["tickets", "knowledge"]
+
+
+def test_one_h1_and_landmarks_on_every_page(site):
+    for page_path in html_pages(site):
+        page = parse(page_path)
+        assert len(page.select("h1")) == 1, page_path
+        assert page.select("header.site-header")
+        assert page.select("main#content")
+        assert page.select("footer")
+        assert page.select_one("nav#site-nav")

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+import yaml
+
 from ..build_model import build_site
 from ..config import Config, load_config
+from ..load import Source
 from ..output import check_site_dir, write_site
-from ..render import render_site
+from ..render import Download, render_site
 from ..theme import load_theme
 from ..validate import ValidationResult, validate_file
 from .validate import report
@@ -25,6 +29,20 @@ class BuildOutcome:
     files: dict[str, bytes] | None
     """None when validation failed and nothing was rendered."""
     pages: int = 0
+
+
+def description_downloads(source: Source) -> tuple[Download, ...]:
+    """The description as written, and the same data in the other format."""
+    name = Path(source.name).name
+    stem = name.rsplit(".", 1)[0] if "." in name else name
+    original = Download(source.format.upper(), f"description/{name}", source.text.encode("utf-8"))
+    if source.format == "yaml":
+        converted = json.dumps(source.data, indent=2, ensure_ascii=False) + "\n"
+        other = Download("JSON", f"description/{stem}.json", converted.encode("utf-8"))
+    else:
+        converted = yaml.dump(source.data, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True)
+        other = Download("YAML", f"description/{stem}.yaml", converted.encode("utf-8"))
+    return (original, other) if other.path != original.path else (original,)
 
 
 def protected_paths(config: Config) -> list[Path]:
@@ -47,7 +65,7 @@ def render_description(config: Config, validation: ValidationResult | None = Non
     data = validation.source.data
     assert isinstance(data, dict)  # a valid description is an object
     site = build_site(data, validation.specification)
-    files = render_site(site, load_theme(config.theme), config)
+    files = render_site(site, load_theme(config.theme), config, description_downloads(validation.source))
     return BuildOutcome(validation, files, len(site.pages) + 1)
 
 

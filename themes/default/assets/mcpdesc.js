@@ -1,8 +1,20 @@
-// mcpdesc-docs default theme: small enhancements only; every page reads without this file.
+// mcpdesc-docs default theme. Every page reads without this file; it adds copy buttons,
+// the light/dark toggle, the protocol-version view, the narrow-screen menu and search.
 (function () {
   "use strict";
+  var html = document.documentElement;
+  var root = html.getAttribute("data-root") || "";
+  var store = {
+    get: function (key) { try { return localStorage.getItem(key); } catch (e) { return null; } },
+    set: function (key, value) {
+      try { if (value) { localStorage.setItem(key, value); } else { localStorage.removeItem(key); } } catch (e) { /* private mode */ }
+    }
+  };
+
+  document.querySelectorAll("[data-js-only]").forEach(function (element) { element.hidden = false; });
+
   // Copy buttons beside commands, endpoints and URL-mode URLs. The text is read from the
-  // element at click time, never placed in an attribute.
+  // element when clicked; it is never put into an attribute.
   document.querySelectorAll("[data-copy]").forEach(function (element) {
     if (!navigator.clipboard) return;
     var button = document.createElement("button");
@@ -17,4 +29,193 @@
     });
     element.insertAdjacentElement("afterend", button);
   });
+
+  // Theme: the system preference until the reader chooses, then remembered.
+  var toggle = document.querySelector("[data-theme-toggle]");
+  function currentTheme() {
+    return html.dataset.theme || (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
+  }
+  function labelToggle() {
+    if (!toggle) return;
+    var next = currentTheme() === "dark" ? "light" : "dark";
+    toggle.setAttribute("aria-label", "Switch to the " + next + " theme");
+    toggle.title = "Switch to the " + next + " theme";
+  }
+  if (toggle) {
+    toggle.addEventListener("click", function () {
+      var next = currentTheme() === "dark" ? "light" : "dark";
+      html.dataset.theme = next;
+      store.set("mcpdesc-theme", next);
+      labelToggle();
+    });
+    labelToggle();
+  }
+
+  // Protocol-version view: hide what the selected version does not offer.
+  var picker = document.querySelector("[data-protocol-version]");
+  var note = document.querySelector("[data-version-note]");
+  function applyVersion(version) {
+    var known = picker && Array.prototype.some.call(picker.options, function (o) { return o.value === version; });
+    if (!known) version = "";
+    if (picker) picker.value = version;
+    if (version) { html.dataset.versionView = version; } else { delete html.dataset.versionView; }
+    document.querySelectorAll("[data-protocol-versions]").forEach(function (element) {
+      var versions = element.getAttribute("data-protocol-versions").split(" ");
+      element.hidden = Boolean(version) && versions.indexOf(version) === -1;
+    });
+    // Sidebar groups (and kinds) with nothing left to show disappear with their headings.
+    Array.prototype.slice.call(document.querySelectorAll("[data-nav-section]")).reverse().forEach(function (section) {
+      var items = section.querySelectorAll("li[data-protocol-versions]");
+      section.hidden = items.length > 0 && Array.prototype.every.call(items, function (li) { return li.hidden; });
+    });
+    if (note) {
+      var variants = document.querySelectorAll("main .variant");
+      var allHidden = variants.length > 0 && Array.prototype.every.call(variants, function (v) { return v.hidden; });
+      note.hidden = !version;
+      note.textContent = version
+        ? (allHidden ? "Not offered under MCP " + version + ". " : "Showing what MCP " + version + " offers. ")
+        : "";
+      if (version) {
+        var reset = document.createElement("button");
+        reset.type = "button";
+        reset.className = "link-button";
+        reset.textContent = "Show all versions";
+        reset.addEventListener("click", function () { store.set("mcpdesc-protocol-version", ""); applyVersion(""); });
+        note.appendChild(reset);
+      }
+    }
+  }
+  if (picker) {
+    picker.addEventListener("change", function () {
+      store.set("mcpdesc-protocol-version", picker.value);
+      applyVersion(picker.value);
+    });
+    applyVersion(store.get("mcpdesc-protocol-version") || "");
+  }
+
+  // Narrow screens: the sidebar becomes a menu.
+  var navToggle = document.querySelector("[data-nav-toggle]");
+  if (navToggle) {
+    navToggle.hidden = false;
+    navToggle.addEventListener("click", function () {
+      var open = html.classList.toggle("nav-open");
+      navToggle.setAttribute("aria-expanded", String(open));
+    });
+  }
+
+  // Search over the index written at build time, loaded on first use with a script
+  // element (fetch is refused on file://).
+  var input = document.querySelector("[data-search]");
+  var results = document.querySelector("[data-search-results]");
+  var index = null;
+  var loading = false;
+  var active = -1;
+
+  function loadIndex(then) {
+    if (index) { then(); return; }
+    if (window.MCPDESC_SEARCH_INDEX) { index = window.MCPDESC_SEARCH_INDEX; then(); return; }
+    if (loading) return;
+    loading = true;
+    var script = document.createElement("script");
+    script.src = root + "search-index.js";
+    script.onload = function () { index = window.MCPDESC_SEARCH_INDEX || []; then(); };
+    document.head.appendChild(script);
+  }
+
+  function score(entry, terms) {
+    var names = entry.names.toLowerCase();
+    var title = entry.title.toLowerCase();
+    var haystack = names + " " + title + " " + entry.kind.toLowerCase() + " " + entry.text.toLowerCase();
+    var total = 0;
+    for (var i = 0; i < terms.length; i++) {
+      var term = terms[i];
+      if (haystack.indexOf(term) === -1) return 0;
+      if ((" " + names + " ").indexOf(" " + term + " ") !== -1) total += 8;
+      else if (names.indexOf(term) !== -1) total += 5;
+      else if (title.indexOf(term) !== -1) total += 3;
+      else total += 1;
+    }
+    if (entry.kind.indexOf(" of ") === -1) total += 1; // pages before their parts
+    return total;
+  }
+
+  function render() {
+    var query = input.value.trim().toLowerCase();
+    results.textContent = "";
+    active = -1;
+    if (!query || !index) { results.hidden = true; return; }
+    var terms = query.split(/\s+/);
+    var found = [];
+    index.forEach(function (entry) {
+      var s = score(entry, terms);
+      if (s > 0) found.push([s, entry]);
+    });
+    found.sort(function (a, b) { return b[0] - a[0]; });
+    found.slice(0, 20).forEach(function (pair, position) {
+      var entry = pair[1];
+      var link = document.createElement("a");
+      link.href = root + entry.url;
+      link.className = "search-result";
+      link.setAttribute("role", "option");
+      link.id = "search-result-" + position;
+      var title = document.createElement("span");
+      title.className = "search-title";
+      title.textContent = entry.title;
+      var kind = document.createElement("span");
+      kind.className = "search-kind";
+      kind.textContent = entry.kind;
+      link.appendChild(title);
+      link.appendChild(kind);
+      if (entry.text) {
+        var text = document.createElement("span");
+        text.className = "search-text";
+        text.textContent = entry.text;
+        link.appendChild(text);
+      }
+      link.addEventListener("click", function () { results.hidden = true; });
+      results.appendChild(link);
+    });
+    if (!found.length) {
+      var none = document.createElement("p");
+      none.className = "search-empty";
+      none.textContent = "Nothing matches “" + input.value.trim() + "”.";
+      results.appendChild(none);
+    }
+    results.hidden = false;
+  }
+
+  function move(step) {
+    var links = results.querySelectorAll("a");
+    if (!links.length) return;
+    active = (active + step + links.length) % links.length;
+    links[active].focus();
+  }
+
+  if (input && results) {
+    input.addEventListener("focus", function () { loadIndex(render); });
+    input.addEventListener("input", function () { loadIndex(render); });
+    input.addEventListener("keydown", function (event) {
+      if (event.key === "ArrowDown") { event.preventDefault(); move(1); }
+      else if (event.key === "Enter") {
+        var first = results.querySelector("a");
+        if (first) { event.preventDefault(); results.hidden = true; window.location.href = first.href; }
+      } else if (event.key === "Escape") { input.value = ""; render(); input.blur(); }
+    });
+    results.addEventListener("keydown", function (event) {
+      if (event.key === "ArrowDown") { event.preventDefault(); move(1); }
+      else if (event.key === "ArrowUp") { event.preventDefault(); move(-1); }
+      else if (event.key === "Escape") { results.hidden = true; input.focus(); }
+    });
+    document.addEventListener("keydown", function (event) {
+      var target = event.target;
+      var typing = target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable);
+      if (event.key === "/" && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
+        event.preventDefault();
+        input.focus();
+      }
+    });
+    document.addEventListener("click", function (event) {
+      if (!results.contains(event.target) && event.target !== input) results.hidden = true;
+    });
+  }
 })();
