@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from . import pointer as jp
 from .errors import DescriptionError, UsageError
-from .load import Limits, Source, read_source
+from .load import DEFAULT_LIMITS, Limits, Source, read_source
 
 CONFIG_NAMES = ("mcpdesc-docs.yml", "mcpdesc-docs.yaml")
 # Configs are small; a generous but far smaller bound than for descriptions.
@@ -47,6 +47,8 @@ class Config:
     """Stylesheets relative to the config file, copied into the site and linked from every page."""
     cname: str | None = None
     """A custom domain for GitHub Pages (written to CNAME by gh-deploy)."""
+    limits: Limits = DEFAULT_LIMITS
+    """Bounds on the description (size, depth, values, string length, primitives)."""
 
     @property
     def project_dir(self) -> Path:
@@ -218,6 +220,22 @@ def _theme(value: object, at: str, base: Path, problems: _Problems) -> ThemeConf
     return ThemeConfig(name=name, custom_dir=custom_dir)
 
 
+def _limits(value: object, at: str, base: Path, problems: _Problems) -> Limits | None:
+    if not isinstance(value, Mapping):
+        problems.add(at, f"'limits' must be a mapping of {', '.join(Limits.field_names())}")
+        return None
+    values: dict[str, int] = {}
+    for key, item in value.items():
+        item_at = jp.join(at, key)
+        if key not in Limits.field_names():
+            problems.add(item_at, f"unknown limit {key!r} (known: {', '.join(Limits.field_names())})")
+        elif isinstance(item, bool) or not isinstance(item, int) or item < 1:
+            problems.add(item_at, f"limit {key!r} must be a positive whole number")
+        else:
+            values[key] = item
+    return replace(DEFAULT_LIMITS, **values)
+
+
 _READERS: dict[str, _Reader] = {
     "description": _path,
     "site_name": _string,
@@ -229,4 +247,5 @@ _READERS: dict[str, _Reader] = {
     "strict": _boolean,
     "extra_css": _relative_files,
     "cname": _cname,
+    "limits": _limits,
 }

@@ -35,6 +35,14 @@ class Limits:
     max_bytes: int = 32 * 1024 * 1024
     max_depth: int = 128
     max_nodes: int = 2_000_000
+    max_string_length: int = 1_000_000
+    """Characters in one string (a key or a value)."""
+    max_primitives: int = 10_000
+    """Tools, resources, resource templates and prompts together (checked by the validator)."""
+
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        return ("max_bytes", "max_depth", "max_nodes", "max_string_length", "max_primitives")
 
 
 DEFAULT_LIMITS = Limits()
@@ -234,21 +242,30 @@ def _parse_json(text: str, name: str, limits: Limits) -> object:
     except ValueError as exc:
         position = _offset_position(text, max(text.find(str(exc)), 0))
         raise _fatal(name, f"non-finite number {exc} is not allowed", *position, code="non-finite-number") from None
-    _check_json_numbers(data, name, text)
+    _check_json_values(data, name, text, limits)
     return data
 
 
-def _check_json_numbers(data: object, name: str, text: str) -> None:
-    # Literals such as 1e999 overflow to infinity without ever reaching parse_constant.
+def _check_json_values(data: object, name: str, text: str, limits: Limits) -> None:
+    """Limits and number rules ``json`` does not enforce. Failures are located by re-reading
+    the text with the event walk, which checks the same limits and raises at the spot."""
     stack = [data]
+    nodes = 0
     while stack:
         value = stack.pop()
+        nodes += 1
+        # Literals such as 1e999 overflow to infinity without ever reaching parse_constant.
         if isinstance(value, float) and not math.isfinite(value):
             raise _fatal(name, "a number overflows to a non-finite value", 1, 1, code="non-finite-number")
+        too_long = isinstance(value, str) and len(value) > limits.max_string_length
         if isinstance(value, dict):
+            too_long = any(len(key) > limits.max_string_length for key in value)
             stack.extend(value.values())
         elif isinstance(value, list):
             stack.extend(value)
+        if too_long or nodes > limits.max_nodes:
+            _walk_yaml_events(_SURROGATE_ESCAPE.sub(r"\1\\u0020", text), limits, name)
+            raise _fatal(name, "the input exceeds a size limit", 1, 1, code="input-limits", rule="mcpdesc.input.limits")
 
 
 # JSON-like scalar resolution (the YAML 1.2 JSON schema): only these plain scalars are
@@ -363,6 +380,13 @@ def _walk_yaml_events(text: str, limits: Limits, name: str) -> tuple[object, Sou
 
             value: object
             if isinstance(event, yaml.ScalarEvent):
+                if len(event.value) > limits.max_string_length:
+                    raise fail(
+                        f"a string of {len(event.value)} characters; the limit is {limits.max_string_length}",
+                        position,
+                        "input-string-too-long",
+                        "mcpdesc.input.limits",
+                    )
                 if event.tag not in (None, "!", _STR_TAG):
                     raise fail(f"YAML tags are not allowed ({event.tag})", position, "yaml-tag")
                 plain = event.tag is None and event.implicit[0]

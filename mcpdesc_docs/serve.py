@@ -40,6 +40,9 @@ from .resources import builtin_dir
 log = logging.getLogger(__name__)
 
 EVENTS_PATH = "/__mcpdesc__/events"
+ASSETS_PATH = "/__mcpdesc__/"
+"""Serve-time files (the reload script, the banner's stylesheet), from templates/serve/."""
+_SERVE_ASSETS = {"livereload.js": "text/javascript; charset=utf-8", "overlay.css": "text/css; charset=utf-8"}
 _HEARTBEAT_SECONDS = 15.0
 _POLL_SECONDS = 0.2
 """How often a waiting event stream checks for shutdown: bounds how long Ctrl-C takes."""
@@ -210,7 +213,7 @@ class DevServer:
         """Bind and serve in a background thread; returns the URL. A busy port is a UsageError."""
         handler = _handler_for(self)
         try:
-            httpd = ThreadingHTTPServer((self.host, self.port), handler)
+            httpd = _LocalHTTPServer((self.host, self.port), handler)
         except OSError as exc:
             if exc.errno == errno.EADDRINUSE:
                 raise UsageError(
@@ -262,9 +265,7 @@ class DevServer:
     def decorate(self, html: bytes) -> bytes:
         """Serve-time additions to a page: the reload script, and the problems banner."""
         problems = self.problems
-        banner = self._overlay.get_template("overlay.html").render(
-            problems=problems, token=self.state_token, events_path=EVENTS_PATH
-        )
+        banner = self._overlay.get_template("overlay.html").render(**self._overlay_context(problems))
         marker = b"</body>"
         position = html.rfind(marker)
         addition = banner.encode("utf-8")
@@ -273,11 +274,31 @@ class DevServer:
         return html[:position] + addition + html[position:]
 
     def no_site_page(self) -> bytes:
-        return (
-            self._overlay.get_template("no_site.html")
-            .render(problems=self.problems, token=self.state_token, events_path=EVENTS_PATH)
-            .encode("utf-8")
-        )
+        return self._overlay.get_template("no_site.html").render(**self._overlay_context(self.problems)).encode("utf-8")
+
+    def _overlay_context(self, problems: Problems | None) -> dict[str, object]:
+        return {
+            "problems": problems,
+            "token": self.state_token,
+            "events_path": EVENTS_PATH,
+            "assets_path": ASSETS_PATH,
+            "script_path": ASSETS_PATH + "livereload.js",
+        }
+
+    def serve_asset(self, name: str) -> tuple[bytes, str] | None:
+        if name not in _SERVE_ASSETS:
+            return None
+        return (builtin_dir("templates") / "serve" / name).read_bytes(), _SERVE_ASSETS[name]
+
+
+class _LocalHTTPServer(ThreadingHTTPServer):
+    def server_bind(self) -> None:
+        # HTTPServer.server_bind looks up the host's fully qualified name, which can mean a
+        # DNS query; the preview server never needs it and never talks to the network.
+        self.socket.bind(self.server_address)
+        self.server_address = self.socket.getsockname()[:2]
+        self.server_name = str(self.server_address[0])
+        self.server_port = int(self.server_address[1])
 
 
 def safe_request_path(raw_path: str) -> str | None:
@@ -304,9 +325,15 @@ def _handler_for(server: DevServer) -> type[BaseHTTPRequestHandler]:
             self._respond(send_body=False)
 
         def do_GET(self) -> None:
-            if urlsplit(self.path).path == EVENTS_PATH:
+            path = urlsplit(self.path).path
+            if path == EVENTS_PATH:
                 self._stream_events()
                 return
+            if path.startswith(ASSETS_PATH):
+                asset = server.serve_asset(path.removeprefix(ASSETS_PATH))
+                if asset is not None:
+                    self._send(HTTPStatus.OK, asset[0], asset[1], True)
+                    return
             self._respond(send_body=True)
 
         def _respond(self, *, send_body: bool) -> None:

@@ -6,7 +6,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from .diagnostics import Diagnostic, count
+from .diagnostics import Diagnostic, count, error
 from .document import Document
 from .errors import DescriptionError
 from .load import DEFAULT_LIMITS, Limits, Source, read_source
@@ -68,7 +68,27 @@ def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return list(seen.values())
 
 
-def validate_source(source: Source) -> ValidationResult:
+def _too_many_primitives(data: object, limits: Limits) -> Diagnostic | None:
+    if not isinstance(data, dict):
+        return None
+    total = sum(
+        len(v) for k in ("tools", "resources", "resourceTemplates", "prompts") if isinstance(v := data.get(k), list)
+    )
+    if total <= limits.max_primitives:
+        return None
+    return error(
+        "mcpdesc.input.limits",
+        "input-too-many-primitives",
+        f"{total} tools, resources, resource templates and prompts; the limit is {limits.max_primitives} "
+        "(raise it with limits.max_primitives in mcpdesc-docs.yml)",
+        "",
+    )
+
+
+def validate_source(source: Source, limits: Limits = DEFAULT_LIMITS) -> ValidationResult:
+    too_many = _too_many_primitives(source.data, limits)
+    if too_many is not None:
+        return ValidationResult(source.name, detect(source.data).specification, [source.place(too_many)], source)
     spec, diagnostics = check_document(source.data)
     placed = sorted((source.place(d) for d in diagnostics), key=Diagnostic.sort_key)
     return ValidationResult(source.name, spec, placed, source)
@@ -81,7 +101,7 @@ def validate_file(path: Path, *, name: str | None = None, limits: Limits = DEFAU
         source = read_source(path, limits=limits, name=display)
     except DescriptionError as exc:
         return ValidationResult(display, None, sorted(exc.diagnostics, key=Diagnostic.sort_key))
-    return validate_source(source)
+    return validate_source(source, limits)
 
 
 __all__ = ["ValidationResult", "check_document", "validate_file", "validate_source"]

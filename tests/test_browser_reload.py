@@ -8,6 +8,8 @@ import threading
 import time
 from pathlib import Path
 
+from playwright.sync_api import expect
+
 from mcpdesc_docs.serve import DevServer
 
 from .browser import chromium
@@ -47,10 +49,7 @@ def test_tool_page_reloads_with_the_new_title_without_a_click(tmp_path):
             description.write_text(
                 description.read_text().replace("    title: Search tickets\n", "    title: Find tickets fast\n", 1)
             )
-            page.wait_for_function(
-                "document.querySelector('h1') && document.querySelector('h1').textContent === 'Find tickets fast'",
-                timeout=2000,
-            )
+            expect(page.locator("h1")).to_have_text("Find tickets fast", timeout=2000)
             elapsed = time.monotonic() - edited
             assert page.evaluate("window.__beforeReload === undefined")  # a reload, not a patch
             assert elapsed < 2.0

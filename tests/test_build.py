@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -212,15 +213,32 @@ def test_directory_without_config_is_a_usage_error(tmp_path):
         ("search_tickets", "search_tickets"),
         ("Search Tickets!", "search-tickets"),
         ("../../etc/passwd", "etc-passwd"),
-        ("..", "item"),
+        ("..", "item-5ec1f7e7"),
         (".hidden", "hidden"),
         ("a..b", "a.b"),
-        ("Ünïcødé", "n-c-d"),
+        ("Ünïcødé", "unicode"),
+        ("Straße", "strasse"),
+        ("検索", "item-1b6b1a6f"),
+        ("con", "con-"),
+        ("LPT1.page", "lpt1.page-"),
+        ("a\x00b", "a-b"),
+        ("..\\..\\windows", "windows"),
         ("", "item"),
     ],
 )
 def test_slugs_are_safe_file_names(name, slug):
     assert slugify(name) == slug
+
+
+def test_long_and_foreign_names_get_short_stable_distinct_slugs():
+    long_a, long_b = "x" * 200, "x" * 199 + "y"
+    slug_a, slug_b = slugify(long_a), slugify(long_b)
+    assert len(slug_a) <= 80
+    assert slug_a.startswith("x" * 60)
+    assert slug_a != slug_b
+    assert slugify(long_a) == slug_a  # deterministic
+    assert slugify("検索") != slugify("検査")
+    assert re.fullmatch(r"item-[0-9a-f]{8}", slugify("検索"))
 
 
 def test_slug_collisions_get_a_stable_suffix(tmp_path):

@@ -47,6 +47,12 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "enumNames": [PAYLOAD],
     }
     data["x-payload"] = PAYLOAD
+    hostile_tag = 'tickets"><script>alert(11)</script>'
+    data["tags"][0]["name"] = hostile_tag
+    for collection in ("tools", "resources", "resourceTemplates", "prompts"):
+        for item in data[collection]:
+            if "tags" in item:
+                item["tags"] = [hostile_tag if t == "tickets" else t for t in item["tags"]]
     for tool in data["tools"]:
         tool["name"] = tool["name"] + " <i>{{ 7*7 }}</i>"
     root = tmp_path_factory.mktemp("hostile")
@@ -73,6 +79,7 @@ def test_no_script_or_handler_or_dangerous_link_survives(hostile_site):
                 if attribute in ("href", "src", "action", "formaction", "srcset", "poster", "data"):
                     text = value if isinstance(value, str) else " ".join(value)
                     assert urlsplit(text.strip()).scheme.lower() in ("", "http", "https", "mailto"), (page_path, text)
+                assert attribute != "style", (page_path, element.name)  # the theme uses no inline styles
                 if attribute in ("src", "srcset", "poster", "data"):  # would load: only our own assets
                     assert "evil.example" not in str(value)
 
@@ -85,6 +92,20 @@ def test_template_syntax_stays_literal(hostile_site):
     tool_page = parse(next((hostile_site / "tools").glob("search_tickets*.html")))
     assert "search_tickets <i>{{ 7*7 }}</i>" in tool_page.select_one("nav").get_text()
     assert "49" not in tool_page.select_one("nav").get_text()
+
+
+def test_hostile_tag_names_stay_text(hostile_site):
+    names = [a.get_text() for a in parse(hostile_site / "index.html").select("#site-nav .nav-tag a")]
+    assert 'tickets"><script>alert(11)</script>' in names
+    assert all(set(p.name) <= set("abcdefghijklmnopqrstuvwxyz0123456789._-") for p in (hostile_site / "tags").iterdir())
+
+
+def test_pages_declare_a_strict_content_security_policy(hostile_site):
+    for page_path in html_pages(hostile_site):
+        policy = parse(page_path).select_one('meta[http-equiv="Content-Security-Policy"]')["content"]
+        assert "script-src 'self'" in policy
+        assert "unsafe-inline" not in policy
+        assert "form-action 'none'" in policy
 
 
 def test_payload_text_is_shown_not_executed(hostile_site):

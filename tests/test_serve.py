@@ -189,10 +189,13 @@ def test_reload_event_follows_a_successful_rebuild(running, project):
 def test_served_pages_carry_the_reload_script(running):
     server, _, _, _ = running
     page = BeautifulSoup(get(server, "/")[2], "html.parser")
-    inline = [s.get_text() for s in page.select("script:not([src])")]
-    assert len(inline) == 1
-    assert "EventSource" in inline[0]
-    assert f'"{server.state_token}"' in inline[0]
+    assert page.select("script:not([src])") == []  # the pages' Content-Security-Policy forbids inline script
+    reload_script = page.select_one('script[src="/__mcpdesc__/livereload.js"]')
+    assert reload_script["data-state"] == server.state_token
+    status, headers, body = get(server, "/__mcpdesc__/livereload.js")
+    assert status == 200
+    assert headers["Content-Type"].startswith("text/javascript")
+    assert b"EventSource" in body
 
 
 @pytest.mark.parametrize(
@@ -316,3 +319,44 @@ def test_ctrl_c_stops_within_a_second(project):
     assert elapsed < 1.0
     assert "Traceback" not in stderr
     assert "stopped" in stderr
+
+
+SERVE_PROBE = """
+import sys
+from mcpdesc_docs.cli import main
+
+events = []
+def hook(event, args):
+    watched = ("socket.connect", "socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyaddr",
+               "socket.sendto", "urllib.Request", "http.client.connect", "subprocess.Popen", "webbrowser.open")
+    if event in watched:
+        events.append(event)
+sys.addaudithook(hook)
+try:
+    main(sys.argv[1:])
+finally:
+    print("EVENTS", events, flush=True)
+"""
+
+
+def test_serve_opens_no_outgoing_connection(project):
+    command = [sys.executable, "-c", SERVE_PROBE, "serve", str(project), "--port", "0"]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as process:
+        try:
+            line = ""
+            while "serving on" not in line:
+                line = process.stderr.readline()
+                assert line, "the server did not start"
+            host, port = line.split("serving on http://")[1].split("/")[0].rsplit(":", 1)
+            connection = http.client.HTTPConnection(host, int(port), timeout=5)
+            for path in ("/", "/tools/create_ticket.html", "/__mcpdesc__/livereload.js", "/missing"):
+                connection.request("GET", path)
+                connection.getresponse().read()
+            connection.close()
+            process.send_signal(signal.SIGINT)
+            out, _ = process.communicate(timeout=5)
+        finally:
+            if process.poll() is None:
+                process.kill()
+    assert "EVENTS []" in out

