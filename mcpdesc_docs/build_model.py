@@ -639,7 +639,9 @@ class _Builder:
                     else [anchors.take(f"variant-{n}") for n in range(1, len(members) + 1)]
                 )
                 variants = tuple(self.variant(p, a, anchors) for p, a in zip(members, variant_anchors, strict=True))
-                pages.append(Page(kind, name, slug, f"{KIND_DIRS[kind]}/{slug}.html", variants))
+                union = sorted({v for variant in variants for v in variant.scope.versions})
+                scope = Scope(tuple(union), any(v.scope.explicit for v in variants))
+                pages.append(Page(kind, name, slug, f"{KIND_DIRS[kind]}/{slug}.html", variants, scope))
         return tuple(pages)
 
     def build(self, specification: Specification) -> Site:

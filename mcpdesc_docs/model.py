@@ -356,6 +356,8 @@ class Page:
     path: str
     """Relative to the site root, POSIX separators."""
     variants: tuple[Variant, ...]
+    scope: Scope
+    """The union of the variants' scopes."""
 
     @property
     def title(self) -> str:
@@ -379,11 +381,6 @@ class Page:
             for tag in variant.tags:
                 seen.setdefault(tag.name, None)
         return tuple(seen)
-
-    @property
-    def scope(self) -> Scope:
-        versions = sorted({v for variant in self.variants for v in variant.scope.versions})
-        return Scope(tuple(versions), any(v.scope.explicit for v in self.variants))
 
     @property
     def elicitation_count(self) -> int:
@@ -415,36 +412,8 @@ class Site:
     def pages_tagged(self, tag: str) -> tuple[Page, ...]:
         return tuple(sorted((p for p in self.pages if tag in p.tag_names), key=lambda p: p.deprecated))
 
-    def nav_groups(self, kind: str) -> tuple[NavGroup, ...]:
-        """A kind's pages grouped by their first tag, in the catalogue's tag order (one group
-        without a heading when the description declares no tags)."""
-        pages = self.pages_of(kind)
-        if not self.tags:
-            return (NavGroup(None, pages),) if pages else ()
-        groups: list[NavGroup] = []
-        for tag in self.tags:
-            tagged = tuple(p for p in pages if p.tag_names[:1] == (tag.name,))
-            if tagged:
-                groups.append(NavGroup(tag, tagged))
-        declared = {tag.name for tag in self.tags}
-        rest = tuple(p for p in pages if not p.tag_names or p.tag_names[0] not in declared)
-        if rest:
-            groups.append(NavGroup(None, rest))
-        return tuple(groups)
-
-    @property
-    def reading_order(self) -> tuple[Page, ...]:
-        """The order of the sidebar: what previous/next links follow."""
-        return tuple(page for kind in KINDS for group in self.nav_groups(kind) for page in group.pages)
-
     def tag_path(self, name: str) -> str | None:
         return next((tag.path for tag in self.tags if tag.name == name), None)
-
-
-@dataclass(frozen=True, slots=True)
-class NavGroup:
-    tag: Tag | None
-    pages: tuple[Page, ...]
 
 
 # --- naming ----------------------------------------------------------------------------

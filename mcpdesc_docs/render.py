@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypedDict
 from urllib.parse import urlsplit
 from xml.sax.saxutils import escape as xml_escape
@@ -16,6 +15,7 @@ from .config import Config
 from .errors import UsageError
 from .markdown import render_inline, render_markdown
 from .model import KIND_DIRS, KIND_SINGULAR, KIND_TITLES, KINDS, Page, Scope, Site, Tag
+from .navigation import Navigation, NavKindView
 from .search import search_files
 from .theme import Theme, create_environment
 from .twins import twin_files, twin_path
@@ -37,6 +37,7 @@ class TemplateContext(TypedDict):
     """The way from this page to the site root ("" or "../"), for scripts."""
     previous_page: Page | None
     next_page: Page | None
+    nav: tuple[NavKindView, ...]
     downloads: tuple[Download, ...]
     twin: str | None
     """The Markdown twin of this page, site-relative."""
@@ -63,14 +64,19 @@ class TemplateError(UsageError):
 
 
 def relative_url(from_page: str, target: str) -> str:
-    """A link from one site path to another that works from file:// and under any base path."""
-    start = posixpath.dirname(from_page) or "."
-    return posixpath.relpath(target, start)
+    """A link from one site path to another that works from file:// and under any base path.
+    Site paths are plain (no '.' or '..'), so string work is enough, and fast."""
+    here = from_page.rpartition("/")[0]
+    there, _, name = target.rpartition("/")
+    if here == there:
+        return name or "./"
+    return "../" * (here.count("/") + 1 if here else 0) + target
 
 
 def _context(
     site: Site,
     config: Config,
+    navigation: Navigation,
     path: str,
     page: Page | None,
     *,
@@ -78,15 +84,15 @@ def _context(
     tag: Tag | None = None,
     base_href: str | None = None,
 ) -> TemplateContext:
-    order = site.reading_order
-    position = order.index(page) if page in order else -1
+    previous_page, next_page = navigation.neighbours(page)
     return TemplateContext(
         site=site,
         page=page,
         tag=tag,
         root="../" * path.count("/"),
-        previous_page=order[position - 1] if position > 0 else None,
-        next_page=order[position + 1] if 0 <= position < len(order) - 1 else None,
+        previous_page=previous_page,
+        next_page=next_page,
+        nav=navigation.view(page),
         downloads=downloads,
         twin=twin_path(page.path) if page is not None else None,
         site_title=config.site_name or site.server.title,
@@ -148,18 +154,69 @@ def _assets(theme: Theme, config: Config) -> dict[str, bytes]:
     return files
 
 
-def render_site(site: Site, theme: Theme, config: Config, downloads: tuple[Download, ...] = ()) -> dict[str, bytes]:
+@dataclass(slots=True)
+class RenderCache:
+    """What the previous build rendered, so ``serve`` re-renders only the pages that changed.
+
+    A page's HTML depends on its own model and on the site around it (header, sidebar,
+    neighbours, tags, downloads, config): while that ``skeleton`` is unchanged, a page whose
+    model compares equal is taken from the cache."""
+
+    skeleton: object = None
+    pages: dict[str, tuple[Page, bytes]] = field(default_factory=dict)
+    rendered: int = 0
+    """Pages rendered (not reused) by the last build, for tests and the bench."""
+
+
+def _skeleton(site: Site, config: Config, downloads: tuple[Download, ...]) -> object:
+    # What a primitive page shows of the others: names, paths, scopes and grouping in the
+    # sidebar and the previous/next links (titles and summaries appear only on the
+    # overview and tag pages, which are always rendered).
+    outline = tuple((p.path, p.name, p.deprecated, p.scope, p.tag_names) for p in site.pages)
+    return (
+        config,
+        site.server,
+        site.specification,
+        site.mcpdesc,
+        site.schema_uri,
+        site.protocol_versions,
+        site.tags,
+        outline,
+        tuple((d.label, d.path) for d in downloads),
+    )
+
+
+def render_site(
+    site: Site,
+    theme: Theme,
+    config: Config,
+    downloads: tuple[Download, ...] = (),
+    cache: RenderCache | None = None,
+) -> dict[str, bytes]:
     env = create_environment(theme)
     env.filters["markdown"] = render_markdown
     env.filters["inline_markdown"] = render_inline
+    navigation = Navigation(site)
+    skeleton = _skeleton(site, config, downloads) if cache is not None else None
+    reusable = cache.pages if cache is not None and cache.skeleton == skeleton else {}
+    rendered = 0
 
     def page(template: str, path: str, primitive: Page | None = None, **extra: Any) -> None:
-        outputs[path] = _render(env, template, _context(site, config, path, primitive, downloads=downloads, **extra))
+        nonlocal rendered
+        context = _context(site, config, navigation, path, primitive, downloads=downloads, **extra)
+        outputs[path] = _render(env, template, context)
+        rendered += 1
 
     outputs: dict[str, bytes] = {}
     page("index.html", "index.html")
+    fresh: dict[str, tuple[Page, bytes]] = {}
     for primitive in site.pages:
-        page("primitive.html", primitive.path, primitive)
+        previous = reusable.get(primitive.path)
+        if previous is not None and previous[0] == primitive:
+            outputs[primitive.path] = previous[1]
+        else:
+            page("primitive.html", primitive.path, primitive)
+        fresh[primitive.path] = (primitive, outputs[primitive.path])
     for tag in site.tags:
         page("tag.html", tag.path, tag=tag)
     base_href = urlsplit(config.site_url).path if config.site_url else None
@@ -172,6 +229,8 @@ def render_site(site: Site, theme: Theme, config: Config, downloads: tuple[Downl
     outputs.update(twin_files(site, config.site_url))
     outputs.update({download.path: download.content for download in downloads})
     outputs.update(_assets(theme, config))
+    if cache is not None:
+        cache.skeleton, cache.pages, cache.rendered = skeleton, fresh, rendered
     return outputs
 
 
@@ -180,4 +239,4 @@ def render_context_keys() -> list[str]:
     return list(TemplateContext.__annotations__)
 
 
-__all__ = ["Download", "TemplateError", "relative_url", "render_site"]
+__all__ = ["Download", "RenderCache", "TemplateError", "relative_url", "render_site"]

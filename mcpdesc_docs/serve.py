@@ -35,6 +35,7 @@ from .config import Config, load_config
 from .diagnostics import Diagnostic
 from .errors import UsageError
 from .output import write_site
+from .render import RenderCache
 from .resources import builtin_dir
 
 log = logging.getLogger(__name__)
@@ -76,6 +77,8 @@ class DevServer:
         self._problems: Problems | None = None
         self._config: Config | None = None
         self._builds = 0
+        self._render_cache = RenderCache()
+        """Pages of the last good build; reset when templates or themes change."""
         self._httpd: ThreadingHTTPServer | None = None
         self._http_thread: threading.Thread | None = None
         self._overlay = jinja2.Environment(
@@ -112,7 +115,7 @@ class DevServer:
             # The config is re-read every time: editing it is an edit like any other.
             config = load_config(self.path)
             self._config = config
-            outcome = render_description(config)
+            outcome = render_description(config, cache=self._render_cache)
         except UsageError as exc:
             self._fail(Problems((), str(exc)))
             self.err.write(f"mcpdesc-docs: error: {exc}\n")
@@ -182,6 +185,13 @@ class DevServer:
         candidate = Path(path)
         return not any(candidate == p or p in candidate.parents for p in ignored)
 
+    def _is_theme_file(self, path: str) -> bool:
+        roots = [builtin_dir("templates"), builtin_dir("themes")]
+        if self._config is not None and self._config.theme.custom_dir is not None:
+            roots.append(self._config.theme.custom_dir)
+        candidate = Path(path).resolve()
+        return any(candidate.is_relative_to(root.resolve()) for root in roots)
+
     def watch_loop(self, batches: Iterable[ChangeBatch]) -> None:
         """Rebuild once per batch of relevant changes (the batches arrive debounced)."""
         for batch in batches:
@@ -190,6 +200,8 @@ class DevServer:
             relevant = sorted(path for change, path in batch if self.is_relevant(change, path))
             if not relevant:
                 continue
+            if any(self._is_theme_file(path) for path in relevant):
+                self._render_cache = RenderCache()  # a template or asset changed: render everything
             shown = ", ".join(relevant[:3]) + (" ..." if len(relevant) > 3 else "")
             self.err.write(f"mcpdesc-docs: changed: {shown}\n")
             self.rebuild()

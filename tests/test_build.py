@@ -257,3 +257,31 @@ def test_slug_collisions_get_a_stable_suffix(tmp_path):
 def test_output_paths_cannot_leave_the_site(bad):
     with pytest.raises(ValueError, match="unsafe output path"):
         safe_relative_path(bad)
+
+
+def test_render_cache_rerenders_only_what_changed(tmp_path):
+    from mcpdesc_docs.commands.build import render_description
+    from mcpdesc_docs.config import load_config
+    from mcpdesc_docs.render import RenderCache
+
+    data = load_data(SAMPLE)
+    description = write_json(tmp_path / "d.json", data)
+    config = load_config(description)
+    cache = RenderCache()
+    first = render_description(config, cache=cache).files
+    assert first is not None
+    every = cache.rendered
+    fixed = 1 + len(data["tags"]) + 1  # overview, tag pages and 404 always render
+    assert render_description(config, cache=cache).files == first
+    assert cache.rendered == fixed
+    data["tools"][0]["description"] = "Changed words."
+    write_json(description, data)
+    second = render_description(config, cache=cache).files
+    assert cache.rendered == fixed + 1
+    assert second is not None
+    assert "Changed words." in second["tools/search_tickets.html"].decode()
+    assert second["tools/create_ticket.html"] == first["tools/create_ticket.html"]
+    data["tools"][0]["name"] = "find_tickets"  # changes every sidebar
+    write_json(description, data)
+    render_description(config, cache=cache)
+    assert cache.rendered == every

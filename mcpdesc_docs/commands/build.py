@@ -14,7 +14,7 @@ from ..build_model import build_site
 from ..config import Config, load_config
 from ..load import Source
 from ..output import check_site_dir, write_site
-from ..render import Download, render_site
+from ..render import Download, RenderCache, render_site
 from ..theme import load_theme
 from ..validate import ValidationResult, validate_file
 from .validate import report
@@ -37,7 +37,9 @@ def description_downloads(source: Source) -> tuple[Download, ...]:
     stem = name.rsplit(".", 1)[0] if "." in name else name
     original = Download(source.format.upper(), f"description/{name}", source.text.encode("utf-8"))
     if source.format == "yaml":
-        converted = json.dumps(source.data, indent=2, ensure_ascii=False) + "\n"
+        # Indented JSON goes through the pure-Python encoder; large descriptions stay compact.
+        indent = 2 if len(source.text) < 256 * 1024 else None
+        converted = json.dumps(source.data, indent=indent, ensure_ascii=False) + "\n"
         other = Download("JSON", f"description/{stem}.json", converted.encode("utf-8"))
     else:
         converted = yaml.dump(source.data, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True)
@@ -56,7 +58,9 @@ def protected_paths(config: Config) -> list[Path]:
     return paths
 
 
-def render_description(config: Config, validation: ValidationResult | None = None) -> BuildOutcome:
+def render_description(
+    config: Config, validation: ValidationResult | None = None, cache: RenderCache | None = None
+) -> BuildOutcome:
     """Validate (unless already done) and render in memory; nothing is written."""
     if validation is None:
         validation = validate_file(config.description, name=str(config.description), limits=config.limits)
@@ -65,7 +69,7 @@ def render_description(config: Config, validation: ValidationResult | None = Non
     data = validation.source.data
     assert isinstance(data, dict)  # a valid description is an object
     site = build_site(data, validation.specification)
-    files = render_site(site, load_theme(config.theme), config, description_downloads(validation.source))
+    files = render_site(site, load_theme(config.theme), config, description_downloads(validation.source), cache)
     return BuildOutcome(validation, files, len(site.pages) + 1)
 
 

@@ -1,0 +1,58 @@
+"""The work grows linearly with the description: doubling N at most (about) doubles the
+number of Python function calls in validation and in rendering. Counted, not timed."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from mcpdesc_docs.build_model import build_site
+from mcpdesc_docs.config import Config
+from mcpdesc_docs.render import render_site
+from mcpdesc_docs.theme import load_theme
+from mcpdesc_docs.validate import check_document
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from generate import description  # noqa: E402
+
+
+def calls(work: Callable[[], Any]) -> int:
+    count = 0
+
+    def profile(frame: object, event: str, arg: object) -> None:
+        nonlocal count
+        if event == "call":
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        work()
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def test_validation_is_linear():
+    small, large = description(40), description(80)
+    check_document(description(5))  # warm caches (compiled schemas)
+    ratio = calls(lambda: check_document(large)) / calls(lambda: check_document(small))
+    assert ratio <= 2.1, ratio
+
+
+def test_model_and_rendering_are_linear(tmp_path):
+    # Sizes above the sidebar's full-listing limit, where a naive sidebar is quadratic.
+    config = Config(description=tmp_path / "d.yaml", site_dir=tmp_path / "site")
+    theme = load_theme(config.theme)
+
+    def work(n: int) -> Callable[[], Any]:
+        data = description(n)
+        spec = check_document(data)[0]
+        assert spec is not None
+        return lambda: render_site(build_site(data, spec), theme, config)
+
+    small, large = work(160), work(320)
+    small()  # warm template compilation
+    ratio = calls(large) / calls(small)
+    assert ratio <= 2.1, ratio
