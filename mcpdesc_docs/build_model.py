@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -11,6 +12,7 @@ from . import pointer as jp
 from .document import Document, Primitive, Resolved, as_list, as_object, explicit_scope, strings
 from .forms import build_form_preview
 from .markdown import is_safe_link
+from .migrate import migrate_070
 from .model import (
     KIND_DIRS,
     KIND_SINGULAR,
@@ -49,7 +51,7 @@ from .model import (
     slugify,
 )
 from .schema_tree import SchemaTree, build_schema_tree, dump_json
-from .spec.versions import Specification
+from .spec.versions import SPEC_0_7_0, SPEC_0_8_0, Specification
 
 _EXAMPLE_NAMESPACES = {
     "tool": "toolExamples",
@@ -699,7 +701,14 @@ def _unique_slug(slug: str, used: set[str]) -> str:
 
 
 def build_site(data: Mapping[str, Any], specification: Specification) -> Site:
-    """The page model of a description that passed validation."""
+    """The page model of a description that passed validation. A 0.7.0 description is read
+    through its migration (for display only: nothing is invented, missing parts stay
+    missing), so one model and one set of templates serve every format version."""
+    if specification == SPEC_0_7_0:
+        migrated = migrate_070(data, SPEC_0_8_0, for_display=True)
+        document = Document.build(migrated.data, SPEC_0_8_0)
+        site = _Builder(document).build(specification)
+        return replace(site, mcpdesc="0.7.0", schema_uri=_string(data, "$schema"), legacy_format="0.7.0")
     document = Document.build(data, specification)
     return _Builder(document).build(specification)
 

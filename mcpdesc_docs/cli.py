@@ -56,6 +56,18 @@ def _parser() -> argparse.ArgumentParser:
     deploy.add_argument("--no-push", dest="push", action="store_false", help="commit to the local branch only")
     deploy.add_argument("--force", action="store_true", help="force the push (replaces the remote branch)")
 
+    migrate = commands.add_parser("migrate", help="convert a 0.7.0 description to the current format")
+    migrate.add_argument("file", metavar="FILE", help="a mcpdesc 0.7.0 description")
+    migrate.add_argument("-o", "--output", metavar="OUT", help="write here (.json or .yaml; default: standard output)")
+    migrate.add_argument("--to", dest="target", choices=("0.9.0", "0.8.0"), default="0.9.0", help="format version")
+    migrate.add_argument(
+        "--protocol-version",
+        dest="protocol_versions",
+        action="append",
+        metavar="VERSION",
+        help="MCP protocol version the server speaks, when info.protocolVersion is absent (repeatable)",
+    )
+
     new = commands.add_parser("new", help="create a documentation project with a GitHub Pages workflow")
     new.add_argument("directory", metavar="DIR", help="a new or empty directory")
     return parser
@@ -106,6 +118,17 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
                 message=options.message,
                 push=options.push,
                 force=options.force,
+                out=out,
+                err=err,
+            )
+        if options.command == "migrate":
+            from .commands import migrate
+
+            return migrate.run(
+                options.file,
+                output=options.output,
+                target=options.target,
+                protocol_versions=options.protocol_versions,
                 out=out,
                 err=err,
             )

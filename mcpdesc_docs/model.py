@@ -404,6 +404,8 @@ class Site:
     pages: tuple[Page, ...]
     components: tuple[Component, ...]
     extensions: tuple[JsonItem, ...]
+    legacy_format: str | None = None
+    """The older format version a description was written in (0.7.0), shown in the header."""
 
     def pages_of(self, kind: str) -> tuple[Page, ...]:
         """Document order, deprecated pages last."""

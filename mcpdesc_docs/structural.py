@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -15,12 +16,14 @@ from . import pointer as jp
 from .diagnostics import Diagnostic, error
 from .locations import MEMBERS_RULE, PRIMITIVE_COLLECTIONS, object_kind
 from .spec.schema import document_schema
-from .spec.versions import Specification
+from .spec.schema070 import document_schema_070
+from .spec.versions import SPEC_0_7_0, Specification
 
 
 @cache
 def _validator(spec: Specification) -> Draft202012Validator:
-    return Draft202012Validator(document_schema(spec), format_checker=Draft202012Validator.FORMAT_CHECKER)
+    schema = document_schema_070() if spec == SPEC_0_7_0 else document_schema(spec)
+    return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
 def validate_structure(data: object, spec: Specification) -> list[Diagnostic]:
@@ -28,8 +31,17 @@ def validate_structure(data: object, spec: Specification) -> list[Diagnostic]:
     for raw in _validator(spec).iter_errors(data):
         leaf = best_match(raw.context) if raw.context and raw.validator != "anyOf" else raw
         for diagnostic in _diagnose(leaf):
+            if spec == SPEC_0_7_0:
+                diagnostic = legacy_rule(diagnostic)
             diagnostics.setdefault((diagnostic.path, diagnostic.code, diagnostic.message), diagnostic)
     return list(diagnostics.values())
+
+
+def legacy_rule(diagnostic: Diagnostic) -> Diagnostic:
+    """0.7.0 has no rule ids of its own; ours are ``mcpdesc07.*`` (never the 0.8/0.9 ids,
+    which name rules of another format), and no 0.9.0-rc.3 requirement anchors apply."""
+    rest = diagnostic.rule.split(".", 1)[1] if "." in diagnostic.rule else diagnostic.rule
+    return replace(diagnostic, rule=f"mcpdesc07.{rest}", requirement=None)
 
 
 _TYPE_NAMES = {

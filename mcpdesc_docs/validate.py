@@ -11,7 +11,8 @@ from .document import Document
 from .errors import DescriptionError
 from .load import DEFAULT_LIMITS, Limits, Source, read_source
 from .rules import load_rules
-from .spec.versions import Specification, detect
+from .rules.v070 import check_070
+from .spec.versions import SPEC_0_7_0, Specification, detect
 from .structural import validate_structure
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,9 @@ def check_document(data: object) -> tuple[Specification | None, list[Diagnostic]
         return spec, diagnostics
     structural = validate_structure(data, spec)
     diagnostics.extend(structural)
+    if spec == SPEC_0_7_0:
+        diagnostics.extend(check_070(data))
+        return spec, _unique(diagnostics)
     document = Document.build(data, spec)
     for rule_id, check in load_rules().items():
         try:

@@ -93,10 +93,10 @@ def test_warnings_pass_unless_strict(tmp_path: Path) -> None:
 
 
 def test_unsupported_version_is_a_clear_error(tmp_path: Path) -> None:
-    file = write(tmp_path, "old.json", '{"mcpdesc": "0.7.0", "info": {"name": "x", "version": "1"}}')
+    file = write(tmp_path, "old.json", '{"mcpdesc": "0.6.0", "info": {"name": "x", "version": "1"}}')
     code, out, _ = run("validate", file)
     assert code == 1
-    assert "unsupported mcpdesc version '0.7.0'; supported: 0.9.0, 0.8.0" in out
+    assert "unsupported mcpdesc version '0.6.0'; supported: 0.9.0, 0.8.0, 0.7.0" in out
     assert f"{file}:1:2: error[mcpdesc.document.version]" in out  # the member's key
 
 

@@ -15,7 +15,7 @@ from mcpdesc_docs.theme import load_theme
 from mcpdesc_docs.validate import check_document
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from generate import description  # noqa: E402
+from generate import description
 
 
 def calls(work: Callable[[], Any]) -> int:

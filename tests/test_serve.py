@@ -265,7 +265,7 @@ def test_watcher_ignores_the_output_directory_and_rebuilds_once_per_batch(projec
         description = project / "helpdesk.mcpdesc.yaml"
         server.watch_loop([{(Change.modified, str(description)), (Change.modified, str(project / "mcpdesc-docs.yml"))}])
         assert server.state_token == "2.0"
-        edit(description, 'mcpdesc: "0.9.0"', 'mcpdesc: "0.7.0"')
+        edit(description, 'mcpdesc: "0.9.0"', 'mcpdesc: "0.6.0"')
         good_root = server.site_root
         server.watch_loop([{(Change.modified, str(description))}])
         assert server.state_token == "2.1"

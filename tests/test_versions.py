@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcpdesc_docs.spec.versions import SPEC_0_8_0, SPEC_0_9_0_RC_3, detect
+from mcpdesc_docs.spec.versions import SPEC_0_7_0, SPEC_0_8_0, SPEC_0_9_0_RC_3, detect
 
 
 @pytest.mark.parametrize(("value", "expected"), [("0.9.0", SPEC_0_9_0_RC_3), ("0.8.0", SPEC_0_8_0)])
@@ -15,16 +15,19 @@ def test_known_versions(value: str, expected: object) -> None:
 
 
 def test_canonical_schema_uris_are_recognised() -> None:
-    for spec in (SPEC_0_9_0_RC_3, SPEC_0_8_0):
+    for spec in (SPEC_0_9_0_RC_3, SPEC_0_8_0, SPEC_0_7_0):
         assert detect({"mcpdesc": spec.mcpdesc, "$schema": spec.schema_uri}).diagnostics == []
+    cisco = "https://developer.cisco.com/mcp-description/schema/0.7.0"
+    assert detect({"mcpdesc": "0.7.0", "$schema": cisco}) == detect({"mcpdesc": "0.7.0"})
+    assert detect({"mcpdesc": "0.7.0"}).specification == SPEC_0_7_0
 
 
-@pytest.mark.parametrize("value", ["0.7.0", "0.9.0-rc.3", "1.0.0"])
+@pytest.mark.parametrize("value", ["0.6.0", "0.9.0-rc.3", "1.0.0"])
 def test_unsupported_versions(value: str) -> None:
     detection = detect({"mcpdesc": value})
     assert detection.specification is None
     (diagnostic,) = detection.diagnostics
-    assert diagnostic.message == f"unsupported mcpdesc version {value!r}; supported: 0.9.0, 0.8.0"
+    assert diagnostic.message == f"unsupported mcpdesc version {value!r}; supported: 0.9.0, 0.8.0, 0.7.0"
     assert diagnostic.path == "/mcpdesc"
 
 

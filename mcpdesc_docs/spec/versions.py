@@ -22,7 +22,11 @@ class Specification:
 
 SPEC_0_9_0_RC_3 = Specification("0.9.0-rc.3", "0.9.0", "https://mcpdesc.org/schema/mcp-description/0.9.0-rc.3.json")
 SPEC_0_8_0 = Specification("0.8.0", "0.8.0", "https://mcpdesc.org/schema/mcp-description/0.8.0.json")
-SUPPORTED: tuple[Specification, ...] = (SPEC_0_9_0_RC_3, SPEC_0_8_0)
+SPEC_0_7_0 = Specification("0.7.0", "0.7.0", "https://mcpdesc.org/schema/mcp-description/0.7.0.json")
+"""The previous stable format, which descriptions dumped from live servers use today."""
+SUPPORTED: tuple[Specification, ...] = (SPEC_0_9_0_RC_3, SPEC_0_8_0, SPEC_0_7_0)
+# 0.7.0's own $id (its canonical text lived in cisco-open/mcptoolkit-contract).
+_ALIASES = {"https://developer.cisco.com/mcp-description/schema/0.7.0": SPEC_0_7_0}
 
 _RULE = "mcpdesc.document.version"
 # mcpdesc.org snapshot URIs: .../schema/mcp-description/<version>[-<prerelease>].json, and
@@ -89,6 +93,8 @@ def detect(data: object) -> Detection:
         )
     diagnostics: list[Diagnostic] = []
     schema_uri = data.get("$schema")
+    if isinstance(schema_uri, str) and _ALIASES.get(schema_uri) is spec:
+        return Detection(spec, diagnostics)
     if isinstance(schema_uri, str) and schema_uri != spec.schema_uri:
         match = _MCPDESC_ORG.fullmatch(schema_uri)
         if match and match.group("version") != version:
