@@ -1,4 +1,7 @@
-"""The one configured Markdown renderer: raw HTML off, only safe link targets, no remote images."""
+"""The one configured Markdown renderer: raw HTML off, only safe link targets, no remote images.
+
+Results are cached by text: a summary shown in the catalogue, a tag page and a sidebar is
+rendered once, and ``serve`` re-renders unchanged text for free."""
 
 from __future__ import annotations
 
@@ -37,11 +40,13 @@ def _renderer() -> MarkdownIt:
     return md
 
 
+@lru_cache(maxsize=8192)
 def render_markdown(text: str) -> Markup:
     """Block Markdown -> HTML that is safe to insert unescaped."""
     return Markup(_renderer().render(text))
 
 
+@lru_cache(maxsize=8192)
 def render_inline(text: str) -> Markup:
     """One line of Markdown (no paragraphs), for summaries and table cells."""
     return Markup(_renderer().renderInline(text))

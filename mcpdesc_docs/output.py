@@ -41,15 +41,32 @@ def check_site_dir(site_dir: Path, protected: list[Path]) -> None:
             )
 
 
-def write_site(files: Mapping[str, bytes], site_dir: Path) -> None:
+def write_site(
+    files: Mapping[str, bytes],
+    site_dir: Path,
+    *,
+    previous: Mapping[str, bytes] | None = None,
+    previous_dir: Path | None = None,
+) -> None:
+    """``previous``/``previous_dir``: the last build's files and where they are; a file
+    whose bytes did not change is hard-linked from there instead of written again."""
     parent = site_dir.resolve().parent
     parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.staging-", dir=parent))
+    made: set[Path] = set()
     try:
         for name, content in sorted(files.items()):
             relative = safe_relative_path(name)
             target = staging.joinpath(*relative.parts)
-            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.parent not in made:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                made.add(target.parent)
+            if previous is not None and previous_dir is not None and previous.get(name) == content:
+                try:
+                    os.link(previous_dir.joinpath(*relative.parts), target)
+                    continue
+                except OSError:
+                    pass  # another file system, or the file is gone: write it
             target.write_bytes(content)
         os.chmod(staging, 0o755)  # mkdtemp makes it private; a site is meant to be read
         _swap(staging, site_dir.resolve())

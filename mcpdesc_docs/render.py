@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from html import escape as _html_escape
 from typing import Any, TypedDict
 from urllib.parse import urlsplit
-from xml.sax.saxutils import escape as xml_escape
 
 import jinja2
 
@@ -132,6 +132,11 @@ def _template_location(exc: BaseException, fallback: str) -> str:
             location = f"{filename}:{trace.tb_lineno}"
         trace = trace.tb_next
     return location
+
+
+def xml_escape(text: str) -> str:
+    # xml.sax.saxutils would pull urllib and the email package into every start-up.
+    return _html_escape(text, quote=False)
 
 
 def _sitemap(site: Site, site_url: str, paths: list[str]) -> bytes:

@@ -79,6 +79,8 @@ class DevServer:
         self._builds = 0
         self._render_cache = RenderCache()
         """Pages of the last good build; reset when templates or themes change."""
+        self._files: dict[str, bytes] | None = None
+        """The served site's files, so a rebuild only writes what changed."""
         self._httpd: ThreadingHTTPServer | None = None
         self._http_thread: threading.Thread | None = None
         self._overlay = jinja2.Environment(
@@ -129,7 +131,8 @@ class DevServer:
             report(outcome.validation, "text", self.out)
         self._builds += 1
         target = self._workdir / f"build-{self._builds}"
-        write_site(outcome.files, target)
+        write_site(outcome.files, target, previous=self._files, previous_dir=self.site_root)
+        self._files = outcome.files
         with self._lock:
             previous = self._site_root
             self._site_root = target
