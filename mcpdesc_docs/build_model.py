@@ -50,7 +50,7 @@ from .model import (
     anchor_id,
     slugify,
 )
-from .schema_tree import SchemaTree, build_schema_tree, dump_json
+from .schema_tree import SchemaTree, build_schema_tree, dump_json, number_text
 from .spec.versions import SPEC_0_7_0, SPEC_0_8_0, Specification
 
 _EXAMPLE_NAMESPACES = {
@@ -68,11 +68,7 @@ class _Anchors:
         self.used: set[str] = set()
 
     def take(self, wanted: str) -> str:
-        candidate, n = wanted, 2
-        while candidate in self.used:
-            candidate, n = f"{wanted}-{n}", n + 1
-        self.used.add(candidate)
-        return candidate
+        return _unique_slug(wanted, self.used)
 
 
 def _string(data: Mapping[str, Any], key: str) -> str | None:
@@ -89,12 +85,6 @@ def _link(value: object) -> Link | None:
         return None
     # Only absolute http(s)/mailto URLs become hyperlinks; anything else stays text.
     return Link(value, is_safe_link(value) and bool(urlsplit(value).scheme))
-
-
-def _number_text(value: object) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
 
 def _icons(value: object) -> tuple[Icon, ...]:
@@ -396,7 +386,7 @@ class _Builder:
         audience = strings(annotations.get("audience"))
         if "audience" in annotations:
             words.append("Intended for: " + (", ".join(audience) if audience else "nobody listed"))
-        priority = _number_text(annotations.get("priority"))
+        priority = number_text(annotations.get("priority"))
         if priority is not None:
             words.append(f"Priority {priority} (0 = optional, 1 = required)")
         if isinstance(annotations.get("lastModified"), str):
@@ -548,7 +538,7 @@ class _Builder:
                     value=_string(argument, "value") or "",
                     context=tuple((str(k), str(v)) for k, v in context.items()),
                     values=tuple(strings(completion.get("values"))),
-                    total=_number_text(completion.get("total")),
+                    total=number_text(completion.get("total")),
                     has_more=has_more if isinstance(has_more, bool) else None,
                     result_extra=JsonItem("More of the result", dump_json(extra)) if extra else None,
                     extensions=(
@@ -608,7 +598,7 @@ class _Builder:
             uri=_string(data, "uri"),
             uri_template=_string(data, "uriTemplate"),
             mime_type=_string(data, "mimeType"),
-            size=_number_text(data.get("size")),
+            size=number_text(data.get("size")),
             arguments=tuple(
                 PromptArgument(
                     name=_string(a, "name") or "",
@@ -693,6 +683,7 @@ class _Builder:
 
 
 def _unique_slug(slug: str, used: set[str]) -> str:
+    """``slug``, or ``slug-2``, ``slug-3`` ... the first one not in ``used`` (which it joins)."""
     candidate, n = slug, 2
     while candidate in used:
         candidate, n = f"{slug}-{n}", n + 1

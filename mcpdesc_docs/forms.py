@@ -8,10 +8,11 @@ arrays (``items.enum`` or titled ``items.anyOf``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from .schema_tree import number_text
 
 Control = Literal["text", "email", "url", "date", "datetime-local", "number", "checkbox", "select", "select-multiple"]
 
@@ -61,14 +62,6 @@ class FormField:
 @dataclass(frozen=True, slots=True)
 class FormPreview:
     fields: tuple[FormField, ...]
-
-
-def _number_text(value: object) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return json.dumps(value)
 
 
 def _range_words(low: str | None, high: str | None, unit: str = "") -> str | None:
@@ -124,14 +117,14 @@ def build_form_field(name: str, schema: Mapping[str, Any], required: bool) -> Fo
     if kind == "boolean":
         return FormField(control="checkbox", json_type="boolean", checked=default is True, **common)
     if kind in ("number", "integer"):
-        low, high = _number_text(schema.get("minimum")), _number_text(schema.get("maximum"))
+        low, high = number_text(schema.get("minimum")), number_text(schema.get("maximum"))
         return FormField(
             control="number",
             json_type=kind,
             minimum=low,
             maximum=high,
             step="1" if kind == "integer" else "any",
-            value=_number_text(default),
+            value=number_text(default),
             constraint=_range_words(low, high),
             **common,
         )

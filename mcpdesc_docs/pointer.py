@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 
 def escape(segment: str | int) -> str:
@@ -25,3 +25,16 @@ def split(pointer: str) -> list[str]:
 
 def parent(pointer: str) -> str:
     return pointer[: pointer.rfind("/")] if pointer else ""
+
+
+def lookup(data: object, pointer: str) -> object:
+    """The value a pointer names in a JSON document, or None when it names nothing."""
+    value = data
+    for part in split(pointer):
+        if isinstance(value, Mapping):
+            value = value.get(part)
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            return None
+    return value

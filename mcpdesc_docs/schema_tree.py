@@ -66,7 +66,8 @@ def _literal(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _number(value: object) -> str | None:
+def number_text(value: object) -> str | None:
+    """A JSON number as a reader expects it (40.0 -> "40"), or None for anything else."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     return str(int(value)) if isinstance(value, float) and value.is_integer() else json.dumps(value)
@@ -89,8 +90,8 @@ def _bounds(
 def describe_constraints(schema: Mapping[str, Any]) -> tuple[str, ...]:
     """Constraints in plain words, in a stable order."""
     words: list[str] = []
-    low, high = _number(schema.get("minimum")), _number(schema.get("maximum"))
-    xlow, xhigh = _number(schema.get("exclusiveMinimum")), _number(schema.get("exclusiveMaximum"))
+    low, high = number_text(schema.get("minimum")), number_text(schema.get("maximum"))
+    xlow, xhigh = number_text(schema.get("exclusiveMinimum")), number_text(schema.get("exclusiveMaximum"))
     if any(v is not None for v in (low, high, xlow, xhigh)):
         words.append(
             _bounds(
@@ -101,14 +102,14 @@ def describe_constraints(schema: Mapping[str, Any]) -> tuple[str, ...]:
                 high_strict=xhigh is not None,
             )
         )
-    if (step := _number(schema.get("multipleOf"))) is not None:
+    if (step := number_text(schema.get("multipleOf"))) is not None:
         words.append(f"multiple of {step}")
     for low_key, high_key, unit in (
         ("minLength", "maxLength", "characters"),
         ("minItems", "maxItems", "items"),
         ("minProperties", "maxProperties", "properties"),
     ):
-        lo, hi = _number(schema.get(low_key)), _number(schema.get(high_key))
+        lo, hi = number_text(schema.get(low_key)), number_text(schema.get(high_key))
         if lo is not None or hi is not None:
             words.append(_bounds(lo, hi, unit))
     if isinstance(schema.get("format"), str):

@@ -250,7 +250,7 @@ def reserved_extension_identifiers(document: Document) -> Iterator[Diagnostic]:
     maps = [jp.join(pointer, "extensions") for pointer, _, _ in _capabilities(document)]
     maps += [jp.join(p.pointer, "clientRequirements", "extensions") for p in document.primitives]
     for at in maps:
-        for identifier in as_object(_lookup(document, at)):
+        for identifier in as_object(jp.lookup(document.data, at)):
             if is_reserved_extension(identifier) and identifier not in OFFICIAL_EXTENSIONS:
                 yield warning(
                     "mcp.extensions.identifier-authority",
@@ -259,15 +259,3 @@ def reserved_extension_identifiers(document: Document) -> Iterator[Diagnostic]:
                     "extension catalogue (modelcontextprotocol.io, 2026-09-04)",
                     jp.join(at, identifier),
                 )
-
-
-def _lookup(document: Document, pointer: str) -> object:
-    value: object = document.data
-    for part in jp.split(pointer):
-        if isinstance(value, dict):
-            value = value.get(part)
-        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
-            value = value[int(part)]
-        else:
-            return None
-    return value

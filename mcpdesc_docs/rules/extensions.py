@@ -11,7 +11,7 @@ from ..diagnostics import Diagnostic, error
 from ..document import Document, as_list, as_object
 from . import rule
 from .results import examples_of
-from .security import _requirement_arrays
+from .security import requirement_arrays
 
 PLACEMENT = "mcpdesc.extensions.placement"
 NATIVE = "mcpdesc.examples.native-members"
@@ -66,7 +66,7 @@ def ineligible_extensions(document: Document) -> Iterator[Diagnostic]:
                 "is not allowed there",
                 jp.join("", "securitySchemes", name),
             )
-    for array_pointer, array in _requirement_arrays(document):
+    for array_pointer, array in requirement_arrays(document):
         for index, requirement in enumerate(array):
             for key in as_object(requirement):
                 if key.startswith("x-"):
@@ -82,7 +82,7 @@ def ineligible_extensions(document: Document) -> Iterator[Diagnostic]:
     ]
     maps += [jp.join(p.pointer, "clientRequirements", "extensions") for p in document.primitives]
     for at in maps:
-        for key in as_object(_get(document.data, at)):
+        for key in as_object(jp.lookup(document.data, at)):
             if key.startswith("x-"):
                 yield error(
                     PLACEMENT,
@@ -101,18 +101,6 @@ def ineligible_extensions(document: Document) -> Iterator[Diagnostic]:
                     "(use _meta for metadata)",
                     jp.join(pointer, key),
                 )
-
-
-def _get(data: object, pointer: str) -> object:
-    value = data
-    for part in jp.split(pointer):
-        if isinstance(value, Mapping):
-            value = value.get(part)
-        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
-            value = value[int(part)]
-        else:
-            return None
-    return value
 
 
 @rule(NATIVE)

@@ -10,7 +10,7 @@ from ..document import Document, as_list, as_object
 from . import rule
 
 
-def _requirement_arrays(document: Document) -> Iterator[tuple[str, list[object]]]:
+def requirement_arrays(document: Document) -> Iterator[tuple[str, list[object]]]:
     """Every Security Requirement Array in the document, with its pointer."""
     if isinstance(document.data.get("security"), list):
         yield "/security", document.data["security"]
@@ -26,7 +26,7 @@ def _requirement_arrays(document: Document) -> Iterator[tuple[str, list[object]]
 
 def _requirements(document: Document) -> Iterator[tuple[str, str, list[object]]]:
     """(pointer of the scope list, scheme name, scopes) for every requirement entry."""
-    for array_pointer, array in _requirement_arrays(document):
+    for array_pointer, array in requirement_arrays(document):
         for index, requirement in enumerate(array):
             for scheme, scopes in as_object(requirement).items():
                 yield jp.join(array_pointer, index, scheme), scheme, list(as_list(scopes))
