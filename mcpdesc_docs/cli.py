@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -73,6 +74,14 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout already closed or not a real file
+        pass
+
+
 def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     out = stdout or sys.stdout
     err = stderr or sys.stderr
@@ -139,6 +148,11 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         parser.error(f"unknown command {options.command!r}")
     except UsageError as exc:
         err.write(f"mcpdesc-docs: error: {exc}\n")
+        return EXIT_USAGE
+    except BrokenPipeError:
+        # The reader left early (`mcpdesc-docs validate x | head`): an I/O failure, not a bug
+        # worth a message. Point stdout at /dev/null so the final flush cannot fail again.
+        _silence_stdout()
         return EXIT_USAGE
     except Exception as exc:  # noqa: BLE001 - the last line of defence: no traceback for users
         if options.verbose:

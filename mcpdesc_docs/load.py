@@ -243,7 +243,55 @@ def _parse_json(text: str, name: str, limits: Limits) -> object:
         position = _offset_position(text, max(text.find(str(exc)), 0))
         raise _fatal(name, f"non-finite number {exc} is not allowed", *position, code="non-finite-number") from None
     _check_json_values(data, name, text, limits)
+    if _SURROGATE_ESCAPE.search(text) is not None:
+        _refuse_lone_surrogates(data, name, text)
     return data
+
+
+def _refuse_lone_surrogates(data: object, name: str, text: str) -> None:
+    """``json`` turns an unpaired escape such as ``\\ud800`` into a lone surrogate, which is
+    not a Unicode character: no page could be written with it. YAML's reader already
+    refuses these; JSON must too, at the escape's position."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            strings: list[str] = list(value)
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            strings = []
+            stack.extend(value)
+        else:
+            strings = [value] if isinstance(value, str) else []
+        if any(_LONE_SURROGATE.search(string) for string in strings):
+            raise _fatal(
+                name,
+                "a \\u escape encodes a lone UTF-16 surrogate, which is not a Unicode character",
+                *_offset_position(text, _first_lone_surrogate_escape(text)),
+                code="lone-surrogate",
+                rule=SYNTAX_RULE,
+            )
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _first_lone_surrogate_escape(text: str) -> int:
+    """Offset of the first surrogate escape that is not half of a high-low pair."""
+    matches = list(_SURROGATE_ESCAPE.finditer(text))
+    index = 0
+    while index < len(matches):
+        match = matches[index]
+        escape = match.start() + len(match.group(1))
+        high = text[escape + 2 : escape + 6].lower() < "dc00"
+        following = matches[index + 1] if index + 1 < len(matches) else None
+        if high and following is not None and following.start() == match.end() and not following.group(1):
+            low = text[following.end() - 4 : following.end()].lower() >= "dc00"
+            if low:
+                index += 2
+                continue
+        return escape
+    return 0
 
 
 def _check_json_values(data: object, name: str, text: str, limits: Limits) -> None:

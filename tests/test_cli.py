@@ -195,3 +195,20 @@ def test_module_entry_point_runs() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["valid"] is True
+
+
+def test_a_reader_that_leaves_early_gets_no_internal_error(tmp_path: Path) -> None:
+    # Enough diagnostics to overflow a pipe buffer, so writing hits the closed pipe.
+    tools = [{"name": f"t{i}", "inputSchema": {"type": "object"}, "bogus": i} for i in range(3000)]
+    document = {"mcpdesc": "0.9.0", "info": {"name": "x", "version": "1"}, "tools": tools}
+    file = write(tmp_path, "many.mcpdesc.json", json.dumps(document))
+    with subprocess.Popen(
+        [sys.executable, "-m", "mcpdesc_docs", "validate", file], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as process:
+        assert process.stdout is not None
+        assert process.stderr is not None
+        assert process.stdout.readline().startswith(file.encode())
+        process.stdout.close()
+        errors = process.stderr.read().decode()
+        assert process.wait(timeout=60) == 2
+    assert errors == ""

@@ -129,3 +129,21 @@ def test_json_positions_survive_escapes_libyaml_refuses() -> None:
     source = parse_text(text, "doc.json")
     assert source.data == {"a": "x/y \U0001f600 \\ud83d", "b": [1, 2]}
     assert source.source_map.locate("/b/1") == (4, 3)
+
+
+@pytest.mark.parametrize(
+    ("text", "position"),
+    [
+        ('{"a": "x\\ud800"}', (1, 9)),  # high half alone
+        ('{"a": "\\udc00\\ud83d"}', (1, 8)),  # low half first: neither is paired
+        ('{"a": "\\ud83d\\ude00",\n "b": "\\ud83d"}', (2, 8)),  # a good pair, then a lone half
+        ('{"\\udfff": 1}', (1, 3)),  # in a key
+    ],
+)
+def test_json_lone_surrogate_escapes_are_refused_where_they_are(text: str, position: tuple[int, int]) -> None:
+    # json decodes these into str values no UTF-8 file can hold; found by the build fuzz test.
+    assert load_error(text, "doc.json") == ("lone-surrogate", *position)
+
+
+def test_json_surrogate_pairs_and_escaped_backslashes_stay_valid() -> None:
+    assert parse_text('{"a": "\\ud83d\\ude00 \\\\ud800"}', "doc.json").data == {"a": "\U0001f600 \\ud800"}
