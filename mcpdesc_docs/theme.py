@@ -15,6 +15,7 @@ import jinja2
 from .config import ThemeConfig
 from .errors import UsageError
 from .resources import available_themes, builtin_dir
+from .template_cache import template_cache
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +49,8 @@ def load_theme(config: ThemeConfig) -> Theme:
 
 
 def create_environment(theme: Theme) -> jinja2.Environment:
-    """A fresh environment per build: autoescape everywhere, undefined names are errors."""
+    """A fresh environment per build: autoescape everywhere, undefined names are errors.
+    Compiled templates come from the per-user cache when their source is unchanged."""
     loader = jinja2.ChoiceLoader(
         [
             jinja2.PrefixLoader({"base": jinja2.FileSystemLoader(builtin_dir("templates"))}),
@@ -63,4 +65,6 @@ def create_environment(theme: Theme) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        # The options above change the compiled code, so they are part of the cache key.
+        bytecode_cache=template_cache(("autoescape", "StrictUndefined", "trim", "lstrip", "keep_newline")),
     )
