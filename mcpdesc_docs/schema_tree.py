@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from . import pointer as jp
@@ -318,6 +319,15 @@ class _TreeBuilder:
 
 def build_schema_tree(schema: object, prefix: str, *, component: str | None = None) -> SchemaTree:
     """Rows for the schema's members (the root itself is summarised, not a row)."""
+    # The tree is a pure function of the schema's JSON text, so it is cached by that text:
+    # a `serve` rebuild redoes only the schemas that changed. Compact JSON keeps member
+    # order and tells 1 from 1.0 and true, so equal text means an equal tree.
+    return _tree_of_text(json.dumps(schema, ensure_ascii=False, separators=(",", ":")), prefix, component)
+
+
+@lru_cache(maxsize=8192)
+def _tree_of_text(text: str, prefix: str, component: str | None) -> SchemaTree:
+    schema = json.loads(text)
     root = schema if isinstance(schema, Mapping) else {}
     builder = _TreeBuilder(root, prefix)
     resolved, _, _ = builder._deref(root, ())

@@ -117,3 +117,15 @@ def test_defaults_false_and_zero_are_shown():
         "in",
     ).rows
     assert [r.default for r in rows] == ["false", "0"]
+
+
+def test_cached_schema_trees_still_depend_on_everything_they_show() -> None:
+    schema = {"type": "object", "properties": {"n": {"type": "number", "default": 1}}}
+    first, again = build_schema_tree(schema, "input"), build_schema_tree(dict(schema), "input")
+    assert first is again  # equal text: the cached tree
+    assert build_schema_tree(schema, "output").rows[0].anchor == "output-n"
+    as_float = {"type": "object", "properties": {"n": {"type": "number", "default": 1.0}}}
+    assert build_schema_tree(as_float, "input").json != first.json
+    reordered = {"properties": {"n": {"default": 1, "type": "number"}}, "type": "object"}
+    assert build_schema_tree(reordered, "input").json.index('"properties"') < first.json.index('"properties"')
+    assert build_schema_tree(schema, "input", component="#/components/schemas/S").component is not None
