@@ -68,6 +68,9 @@ def _clip(text: str) -> str:
 def _variant_entries(page: Page, variant: Variant) -> list[Entry]:
     entries: list[Entry] = []
     owner = f"{KIND_SINGULAR[page.kind].lower()} {page.name}"
+    if len(page.variants) > 1:
+        # Otherwise the variants' entries would read the same and only their links differ.
+        owner += f" for MCP {', '.join(variant.scope.versions)}"
     for tree, what in ((variant.input_schema, "Parameter"), (variant.output_schema, "Output field")):
         if tree is None:
             continue

@@ -364,6 +364,13 @@ def test_search_index_points_at_existing_anchors(site, description):
             assert declaration["message"] in texts
     names = {e["names"] for e in entries}
     assert "include_archived" in names  # parameters are searchable by name
+    # create_ticket has one variant per protocol version: their entries say which is which.
+    kinds = sorted(e["kind"] for e in entries if e["title"] == "ticket_details")
+    assert kinds == [
+        "Form elicitation of tool create_ticket for MCP 2025-11-25",
+        "Form elicitation of tool create_ticket for MCP 2026-07-28",
+    ]
+    assert len({(e["title"], e["kind"]) for e in entries}) == len(entries)
 
 
 def test_markdown_twins_and_llms_txt(site, description):
