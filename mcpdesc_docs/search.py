@@ -31,6 +31,9 @@ class Entry:
     """Plain text searched and shown under the title."""
     names: str
     """Identifiers, matched with priority (space separated)."""
+    versions: str = ""
+    """The protocol versions that offer it (space separated), when not all of the
+    server's: the protocol-version view leaves the others out of the results."""
 
 
 @lru_cache(maxsize=1)
@@ -65,12 +68,17 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1].rstrip() + "…"
 
 
-def _variant_entries(page: Page, variant: Variant) -> list[Entry]:
+def _only_in(versions: tuple[str, ...], site: Site) -> str:
+    return "" if set(site.protocol_versions) <= set(versions) else " ".join(versions)
+
+
+def _variant_entries(site: Site, page: Page, variant: Variant) -> list[Entry]:
     entries: list[Entry] = []
     owner = f"{KIND_SINGULAR[page.kind].lower()} {page.name}"
     if len(page.variants) > 1:
         # Otherwise the variants' entries would read the same and only their links differ.
         owner += f" for MCP {', '.join(variant.scope.versions)}"
+    versions = _only_in(variant.scope.versions, site)
     for tree, what in ((variant.input_schema, "Parameter"), (variant.output_schema, "Output field")):
         if tree is None:
             continue
@@ -83,6 +91,7 @@ def _variant_entries(page: Page, variant: Variant) -> list[Entry]:
                         f"{page.path}#{row.anchor}",
                         _clip(" ".join(filter(None, [row.title, plain_text(row.description)]))),
                         row.name,
+                        versions,
                     )
                 )
     prefix = "" if variant.anchor == "declaration" else f"{variant.anchor}-"
@@ -94,6 +103,7 @@ def _variant_entries(page: Page, variant: Variant) -> list[Entry]:
                 f"{page.path}#{prefix}arguments",
                 _clip(" ".join(filter(None, [argument.title, plain_text(argument.description)]))),
                 argument.name,
+                versions,
             )
         )
     for card in variant.elicitations:
@@ -104,13 +114,14 @@ def _variant_entries(page: Page, variant: Variant) -> list[Entry]:
                 f"{page.path}#{card.anchor}",
                 _clip(" ".join(filter(None, [card.message, card.when]))),
                 card.name,
+                _only_in(card.scope.versions, site),  # a declaration may narrow its tool's scope
             )
         )
     named: list[tuple[str, str]] = [(e.name, e.anchor) for e in variant.examples]
     named += [(e.name, e.anchor) for e in variant.interaction_examples]
     named += [(e.name, e.anchor) for e in variant.completion_examples]
     for name, anchor in named:
-        entries.append(Entry(name, f"Example of {owner}", f"{page.path}#{anchor}", "", name))
+        entries.append(Entry(name, f"Example of {owner}", f"{page.path}#{anchor}", "", name, versions))
     return entries
 
 
@@ -133,10 +144,11 @@ def build_search_index(site: Site) -> list[Entry]:
                 page.path,
                 _clip(first_sentence(plain_text(description), MAX_TEXT) if description else ""),
                 " ".join({page.name, *(v.name for v in page.variants)}),
+                _only_in(page.scope.versions, site),
             )
         )
         for variant in page.variants:
-            entries.extend(_variant_entries(page, variant))
+            entries.extend(_variant_entries(site, page, variant))
     for tag in site.tags:
         entries.append(Entry(tag.name, "Tag", tag.path, _clip(plain_text(tag.description)), tag.name))
     for scheme in site.security_schemes:
@@ -167,6 +179,7 @@ def search_files(site: Site) -> dict[str, bytes]:
     # Field by field: dataclasses.asdict deep-copies and is several times slower.
     data = [
         {"title": e.title, "kind": e.kind, "url": e.url, "text": e.text, "names": e.names}
+        | ({"versions": e.versions} if e.versions else {})
         for e in build_search_index(site)
     ]
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))

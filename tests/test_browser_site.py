@@ -129,6 +129,21 @@ def test_protocol_version_view_hides_and_shows_a_url_card_and_is_remembered(page
     assert page.locator("main .variant").first.is_visible()
 
 
+def test_search_leaves_out_what_the_chosen_protocol_version_does_not_offer(page: Page, root: str) -> None:
+    page.goto(root + "index.html")
+    page.fill("[data-search]", "sign_in_pager")
+    results = page.locator("[data-search-results]")
+    results.locator("a").first.wait_for()
+    assert "sign_in_pager" in results.inner_text()
+    page.select_option("[data-protocol-version]", "2025-06-18")  # the URL card needs 2025-11-25
+    page.fill("[data-search]", "sign_in_pager")
+    results.locator(".search-empty").wait_for()
+    assert results.locator("a").count() == 0
+    page.select_option("[data-protocol-version]", "2025-11-25")  # results follow the picker
+    results.locator("a").first.wait_for()
+    assert "sign_in_pager" in results.inner_text()
+
+
 def test_dark_theme_toggle_persists_across_pages(page: Page, root: str) -> None:
     page.goto(root + "index.html")
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(255, 255, 255)"

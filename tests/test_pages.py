@@ -371,6 +371,10 @@ def test_search_index_points_at_existing_anchors(site, description):
         "Form elicitation of tool create_ticket for MCP 2026-07-28",
     ]
     assert len({(e["title"], e["kind"]) for e in entries}) == len(entries)
+    # What only some of the server's protocol versions offer says which.
+    by_title = {e["title"]: e for e in entries}
+    assert by_title["sign_in_pager"]["versions"] == "2025-11-25 2026-07-28"
+    assert "versions" not in by_title["Search tickets"]  # offered under every version
 
 
 def test_markdown_twins_and_llms_txt(site, description):

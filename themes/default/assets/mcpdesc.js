@@ -89,6 +89,7 @@
     picker.addEventListener("change", function () {
       store.set("mcpdesc-protocol-version", picker.value);
       applyVersion(picker.value);
+      if (input && input.value.trim()) loadIndex(render);
     });
     applyVersion(store.get("mcpdesc-protocol-version") || "");
   }
@@ -145,8 +146,11 @@
     active = -1;
     if (!query || !index) { results.hidden = true; return; }
     var terms = query.split(/\s+/);
+    var view = html.dataset.versionView || "";
     var found = [];
     index.forEach(function (entry) {
+      // Under a protocol-version view, what that version does not offer is not found.
+      if (view && entry.versions && entry.versions.split(" ").indexOf(view) === -1) return;
       var s = score(entry, terms);
       if (s > 0) found.push([s, entry]);
     });
