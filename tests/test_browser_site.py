@@ -139,6 +139,7 @@ def test_search_leaves_out_what_the_chosen_protocol_version_does_not_offer(page:
     page.fill("[data-search]", "sign_in_pager")
     results.locator(".search-empty").wait_for()
     assert results.locator("a").count() == 0
+    assert results.inner_text() == "Nothing matches “sign_in_pager” under MCP 2025-06-18."
     page.select_option("[data-protocol-version]", "2025-11-25")  # results follow the picker
     results.locator("a").first.wait_for()
     assert "sign_in_pager" in results.inner_text()

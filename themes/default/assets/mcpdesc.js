@@ -182,7 +182,7 @@
     if (!found.length) {
       var none = document.createElement("p");
       none.className = "search-empty";
-      none.textContent = "Nothing matches “" + input.value.trim() + "”.";
+      none.textContent = "Nothing matches “" + input.value.trim() + "”" + (view ? " under MCP " + view : "") + ".";
       results.appendChild(none);
     }
     results.hidden = false;
