@@ -29,7 +29,7 @@ from pathlib import Path
 
 import yaml
 
-from mcpdesc_docs.serve import DevServer
+from mcpdesc_docs.devserver.server import DevServer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from generate import write

@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from mcpdesc_docs.validate import validate_file
+from mcpdesc_docs.validation.validator import validate_file
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = Path(os.environ.get("MCPDESC_CORPUS", ROOT.parent / "shared" / "corpus"))

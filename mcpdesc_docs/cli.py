@@ -10,9 +10,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from . import __version__
-from .errors import UsageError
-
-EXIT_USAGE = 2
+from .errors import ExitCode, UsageError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -82,6 +80,64 @@ def _silence_stdout() -> None:
         pass
 
 
+def _dispatch(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if options.command == "validate":
+        from .commands import validate
+
+        return validate.run(options.file, strict=options.strict, output_format=options.output_format, out=out)
+    if options.command == "build":
+        from .commands import build
+
+        return build.run(
+            options.path,
+            site_dir=options.site_dir,
+            strict=options.strict,
+            output_format=options.output_format,
+            out=out,
+            err=err,
+        )
+    if options.command == "serve":
+        from .commands import serve
+
+        return serve.run(
+            options.path,
+            host=options.host,
+            port=options.port,
+            open_browser=options.open_browser,
+            out=out,
+            err=err,
+        )
+    if options.command == "gh-deploy":
+        from .commands import deploy
+
+        return deploy.run(
+            options.path,
+            remote=options.remote,
+            branch=options.branch,
+            message=options.message,
+            push=options.push,
+            force=options.force,
+            out=out,
+            err=err,
+        )
+    if options.command == "migrate":
+        from .commands import migrate
+
+        return migrate.run(
+            options.file,
+            output=options.output,
+            target=options.target,
+            protocol_versions=options.protocol_versions,
+            out=out,
+            err=err,
+        )
+    if options.command == "new":
+        from .commands import new
+
+        return new.run(options.directory, err=err)
+    raise UsageError(f"unknown command {options.command!r}")
+
+
 def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     out = stdout or sys.stdout
     err = stderr or sys.stderr
@@ -91,72 +147,21 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help
         return int(exc.code or 0)
     try:
-        if options.command == "validate":
-            from .commands import validate
-
-            return validate.run(options.file, strict=options.strict, output_format=options.output_format, out=out)
-        if options.command == "build":
-            from .commands import build
-
-            return build.run(
-                options.path,
-                site_dir=options.site_dir,
-                strict=options.strict,
-                output_format=options.output_format,
-                out=out,
-                err=err,
-            )
-        if options.command == "serve":
-            from .commands import serve
-
-            return serve.run(
-                options.path,
-                host=options.host,
-                port=options.port,
-                open_browser=options.open_browser,
-                out=out,
-                err=err,
-            )
-        if options.command == "gh-deploy":
-            from .commands import deploy
-
-            return deploy.run(
-                options.path,
-                remote=options.remote,
-                branch=options.branch,
-                message=options.message,
-                push=options.push,
-                force=options.force,
-                out=out,
-                err=err,
-            )
-        if options.command == "migrate":
-            from .commands import migrate
-
-            return migrate.run(
-                options.file,
-                output=options.output,
-                target=options.target,
-                protocol_versions=options.protocol_versions,
-                out=out,
-                err=err,
-            )
-        if options.command == "new":
-            from .commands import new
-
-            return new.run(options.directory, err=err)
-        parser.error(f"unknown command {options.command!r}")
+        code = _dispatch(options, out, err)
+        # Flush here: a large write can look complete while part of it waits in the buffer,
+        # and a reader that left early must be seen now, not at interpreter exit.
+        out.flush()
+        return code
     except UsageError as exc:
         err.write(f"mcpdesc-docs: error: {exc}\n")
-        return EXIT_USAGE
+        return ExitCode.USAGE
     except BrokenPipeError:
         # The reader left early (`mcpdesc-docs validate x | head`): an I/O failure, not a bug
         # worth a message. Point stdout at /dev/null so the final flush cannot fail again.
         _silence_stdout()
-        return EXIT_USAGE
+        return ExitCode.USAGE
     except Exception as exc:  # noqa: BLE001 - the last line of defence: no traceback for users
         if options.verbose:
             traceback.print_exc(file=err)
         err.write(f"mcpdesc-docs: internal error: {type(exc).__name__}: {exc} (rerun with --verbose for details)\n")
-        return EXIT_USAGE
-    return EXIT_USAGE
+        return ExitCode.USAGE

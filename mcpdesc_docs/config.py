@@ -8,9 +8,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
 
-from . import pointer as jp
 from .errors import DescriptionError, UsageError
-from .load import DEFAULT_LIMITS, Limits, Source, read_source
+from .source import pointer as jp
+from .source.load import DEFAULT_LIMITS, Limits, Source, read_source
 
 CONFIG_NAMES = ("mcpdesc-docs.yml", "mcpdesc-docs.yaml")
 # Configs are small; a generous but far smaller bound than for descriptions.

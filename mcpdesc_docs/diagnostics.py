@@ -6,6 +6,7 @@ import enum
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import TextIO
 
 
 class Severity(enum.Enum):
@@ -127,3 +128,30 @@ def format_github(diagnostics: Sequence[Diagnostic]) -> str:
         message = f"{diagnostic.message} (at {diagnostic.path or '/'})"
         lines.append(f"::{command} {','.join(props)}::{_github_escape(message, property_value=False)}")
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def summary_line(diagnostics: Sequence[Diagnostic], file: str, specification: str | None) -> str:
+    """``FILE: valid (0.9.0-rc.3)``, or the verdict with the counts."""
+    spec = specification or "unknown specification"
+    errors, warnings = count(diagnostics)
+    if errors == 0 and warnings == 0:
+        return f"{file}: valid ({spec})\n"
+    verdict = "invalid" if errors else "valid with warnings"
+    return f"{file}: {verdict} ({spec}): {_plural(errors, 'error')}, {_plural(warnings, 'warning')}\n"
+
+
+def write_report(
+    out: TextIO, diagnostics: Sequence[Diagnostic], file: str, specification: str | None, output_format: str
+) -> None:
+    """Everything a command prints about one file, in the chosen format (text, json, github)."""
+    if output_format == "json":
+        out.write(format_json(diagnostics, file, specification))
+    elif output_format == "github":
+        out.write(format_github(diagnostics))
+    else:
+        out.write(format_text(diagnostics))
+        out.write(summary_line(diagnostics, file, specification))

@@ -1,11 +1,23 @@
-"""Exception types that carry a user-facing outcome rather than a bug."""
+"""Exit codes, and the exception types that carry a user-facing outcome rather than a bug."""
 
 from __future__ import annotations
 
+import enum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .diagnostics import Diagnostic
+
+
+class ExitCode(enum.IntEnum):
+    """The process exit status, for every command (as ruff and the CLI contract define it)."""
+
+    OK = 0
+    """Success; warnings allowed."""
+    INVALID = 1
+    """The description is invalid: any error, or any warning under ``--strict``."""
+    USAGE = 2
+    """Usage, configuration, I/O, theme or internal problem."""
 
 
 class UsageError(Exception):

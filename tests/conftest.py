@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from mcpdesc_docs.template_cache import CACHE_DIR_VARIABLE
+from mcpdesc_docs.render.template_cache import CACHE_DIR_VARIABLE
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -6,7 +6,7 @@ import copy
 from typing import Any
 
 from mcpdesc_docs.diagnostics import Diagnostic
-from mcpdesc_docs.validate import check_document
+from mcpdesc_docs.validation.validator import check_document
 
 VERSIONS = ("0.9.0", "0.8.0")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 
 from mcpdesc_docs.cli import main
-from mcpdesc_docs.load import read_source
+from mcpdesc_docs.source.load import read_source
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_DIR = ROOT / "sample-site"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from mcpdesc_docs.serve import DevServer
+from mcpdesc_docs.devserver.server import DevServer
 
 from .browser import chromium
 from .sites import SAMPLE_DIR

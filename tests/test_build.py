@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mcpdesc_docs.model import slugify
+from mcpdesc_docs.model.site import slugify
 from mcpdesc_docs.output import safe_relative_path
 
 from .sites import EXAMPLES, SAMPLE, SAMPLE_DIR, build, load_data, parse, run, snapshot
@@ -260,9 +260,9 @@ def test_output_paths_cannot_leave_the_site(bad):
 
 
 def test_render_cache_rerenders_only_what_changed(tmp_path):
-    from mcpdesc_docs.commands.build import render_description
     from mcpdesc_docs.config import load_config
-    from mcpdesc_docs.render import RenderCache
+    from mcpdesc_docs.pipeline import render_description
+    from mcpdesc_docs.render.pages import RenderCache
 
     data = load_data(SAMPLE)
     description = write_json(tmp_path / "d.json", data)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpdesc_docs.validate import validate_file
+from mcpdesc_docs.validation.validator import validate_file
 
 from .helpers import describe
 

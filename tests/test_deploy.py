@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mcpdesc_docs.commands.deploy import github_pages_base
+from mcpdesc_docs.publish.ghpages import github_pages_base
 
 from .sites import SAMPLE_DIR, run
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mcpdesc_docs.forms import build_form_field, build_form_preview
-from mcpdesc_docs.schema_tree import build_schema_tree, describe_constraints
+from mcpdesc_docs.model.forms import build_form_field, build_form_preview
+from mcpdesc_docs.model.schema_tree import build_schema_tree, describe_constraints
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from mcpdesc_docs.markdown import is_safe_link, render_markdown
+from mcpdesc_docs.render.markdown import is_safe_link, render_markdown
 
 from .sites import SAMPLE, build, html_pages, load_data, parse
 

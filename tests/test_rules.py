@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from mcpdesc_docs.rules import load_rules
+from mcpdesc_docs.validation.registry import load_rules
 
 from .helpers import VERSIONS, base_document, describe, diagnostics_of, errors_of
 

@@ -8,13 +8,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mcpdesc_docs import schema_tree, search
-from mcpdesc_docs.build_model import build_site
 from mcpdesc_docs.config import Config
-from mcpdesc_docs.markdown import render_markdown
-from mcpdesc_docs.render import render_site
-from mcpdesc_docs.theme import load_theme
-from mcpdesc_docs.validate import check_document
+from mcpdesc_docs.model import schema_tree
+from mcpdesc_docs.model.builder import build_site
+from mcpdesc_docs.render import search
+from mcpdesc_docs.render.markdown import render_markdown
+from mcpdesc_docs.render.pages import render_site
+from mcpdesc_docs.render.theme import load_theme
+from mcpdesc_docs.validation.validator import check_document
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from generate import description

@@ -20,7 +20,7 @@ import pytest
 from bs4 import BeautifulSoup
 from watchfiles import Change
 
-from mcpdesc_docs.serve import EVENTS_PATH, DevServer, safe_request_path, serve
+from mcpdesc_docs.devserver.server import EVENTS_PATH, DevServer, safe_request_path, serve
 
 from .sites import SAMPLE_DIR
 

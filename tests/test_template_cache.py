@@ -8,7 +8,7 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from mcpdesc_docs.template_cache import CACHE_DIR_VARIABLE, template_cache
+from mcpdesc_docs.render.template_cache import CACHE_DIR_VARIABLE, template_cache
 
 from .sites import SAMPLE, run, snapshot
 from .test_theme import project

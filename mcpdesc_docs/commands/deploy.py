@@ -1,88 +1,15 @@
-"""``mcpdesc-docs gh-deploy``: publish the site as the whole tree of a branch (gh-pages).
-
-Everything goes through git plumbing with a temporary index file and a temporary work
-tree outside the repository: the user's working tree, index and current branch are never
-touched. The commit is made on top of the branch as the remote has it, keeps an existing
-CNAME (``mkdocs gh-deploy`` is often blamed for wiping custom domains), and is pushed
-before the local branch ref moves, so a rejected push leaves nothing half-done.
-"""
+"""``mcpdesc-docs gh-deploy``: build in memory, then publish to a branch (``publish.ghpages``)."""
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import tempfile
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
-from .. import __version__
 from ..config import load_config
-from ..errors import UsageError
-from ..output import write_site
-from .build import render_description
+from ..errors import ExitCode
+from ..pipeline import render_description
+from ..publish.ghpages import prepare, publish
 from .validate import report
-
-EXIT_OK = 0
-EXIT_INVALID = 1
-_GITHUB_REMOTE = re.compile(r"github\.com[:/](?P<owner>[^/]+)/(?P<repo>[^/]+?)(?:\.git)?/?$")
-
-
-@dataclass(frozen=True, slots=True)
-class Git:
-    repository: Path
-
-    def run(
-        self, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None, check: bool = True
-    ) -> subprocess.CompletedProcess[str]:
-        try:
-            done = subprocess.run(
-                ["git", *args],
-                cwd=cwd or self.repository,
-                capture_output=True,
-                text=True,
-                env={**os.environ, **(env or {})},
-                check=False,
-            )
-        except FileNotFoundError:
-            raise UsageError("git is not installed (gh-deploy needs it)") from None
-        if check and done.returncode != 0:
-            detail = (done.stderr or done.stdout).strip().splitlines()
-            raise UsageError(f"git {args[0]} failed: {' '.join(detail[-3:]) or 'no output'}")
-        return done
-
-    def output(self, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> str:
-        return self.run(*args, env=env, cwd=cwd).stdout.strip()
-
-    def resolve(self, ref: str) -> str | None:
-        done = self.run("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False)
-        return done.stdout.strip() if done.returncode == 0 else None
-
-
-def find_repository(start: Path) -> Git:
-    try:
-        done = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel"], cwd=start, capture_output=True, text=True, check=False
-        )
-    except FileNotFoundError:
-        raise UsageError("git is not installed (gh-deploy needs it)") from None
-    if done.returncode != 0:
-        raise UsageError(f"{start} is not inside a git repository; gh-deploy publishes to a branch of one")
-    return Git(Path(done.stdout.strip()))
-
-
-def github_pages_base(remote_url: str, cname: str | None) -> str | None:
-    """The site's address on GitHub Pages, when the remote says (project or user site)."""
-    if cname:
-        return f"https://{cname}/"
-    match = _GITHUB_REMOTE.search(remote_url)
-    if match is None:
-        return None
-    owner, repo = match["owner"], match["repo"]
-    if repo.lower() == f"{owner.lower()}.github.io":
-        return f"https://{owner.lower()}.github.io/"
-    return f"https://{owner.lower()}.github.io/{repo}/"
 
 
 def run(
@@ -96,85 +23,17 @@ def run(
     out: TextIO,
     err: TextIO,
 ) -> int:
-    config = load_config(Path(path))
-    git = find_repository(config.project_dir)
-    remote_url = git.run("remote", "get-url", remote, check=False)
-    if push and remote_url.returncode != 0:
-        raise UsageError(f"no remote named {remote!r}; add one, or deploy locally with --no-push")
-    current = git.run("symbolic-ref", "--quiet", "--short", "HEAD", check=False).stdout.strip()
-    if current == branch:
-        raise UsageError(f"{branch!r} is the checked-out branch; switch to your source branch first")
-    if (
-        not re.fullmatch(r"[A-Za-z0-9._/-]+", branch)
-        or git.run("check-ref-format", "--branch", branch, check=False).returncode
-    ):
-        raise UsageError(f"{branch!r} is not a valid branch name")
-
-    # Build on top of what the remote has, so the push is a fast-forward.
-    tracking = f"refs/remotes/{remote}/{branch}"
-    if push:
-        fetched = git.run("fetch", "--quiet", remote, f"+refs/heads/{branch}:{tracking}", check=False)
-        if fetched.returncode != 0 and "couldn't find remote ref" not in fetched.stderr:
-            raise UsageError(f"cannot fetch {branch!r} from {remote!r}: {fetched.stderr.strip()}")
-    parent = (git.resolve(tracking) if push else None) or git.resolve(f"refs/heads/{branch}")
-
-    cname = config.cname
-    if cname is None and parent is not None:
-        existing = git.run("show", f"{parent}:CNAME", check=False)
-        cname = existing.stdout.strip() or None if existing.returncode == 0 else None
-    if config.site_url is None:
-        inferred = github_pages_base(remote_url.stdout.strip(), cname) if remote_url.returncode == 0 else None
-        if inferred is not None:
-            config = replace(config, site_url=inferred)
-
-    validation_outcome = render_description(config)
-    report(validation_outcome.validation, "text", out)
-    if validation_outcome.files is None:
+    target = prepare(load_config(Path(path)), remote=remote, branch=branch, push=push)
+    outcome = render_description(target.config)
+    report(outcome.validation, "text", out)
+    if outcome.files is None:
         err.write(f"mcpdesc-docs: nothing published; {branch!r} was left as it was\n")
-        return EXIT_INVALID
-    files = dict(validation_outcome.files)
-    if cname:
-        files["CNAME"] = f"{cname}\n".encode()
-
-    source = git.resolve("HEAD")
-    dirty = bool(git.output("status", "--porcelain", "--untracked-files=no"))
-    described = f"{source[:12]}{' with uncommitted changes' if dirty else ''}" if source else "an unborn branch"
-    commit_message = message or f"Deploy documentation built from {described} (mcpdesc-docs {__version__})"
-
-    with tempfile.TemporaryDirectory(prefix="mcpdesc-deploy-") as scratch:
-        work_tree = Path(scratch) / "site"
-        write_site(files, work_tree)
-        # A private index and work tree: the user's own index and files are never touched.
-        git_dir = git.output("rev-parse", "--absolute-git-dir")
-        index_env = {
-            "GIT_INDEX_FILE": str(Path(scratch) / "index"),
-            "GIT_DIR": git_dir,
-            "GIT_WORK_TREE": str(work_tree),
-        }
-        git.run("add", "--all", "--force", ".", env=index_env, cwd=work_tree)
-        tree = git.output("write-tree", env=index_env, cwd=work_tree)
-    if parent is not None and git.output("rev-parse", f"{parent}^{{tree}}") == tree:
-        err.write(f"mcpdesc-docs: the site is unchanged; {branch!r} stays at {parent[:12]}\n")
-        return EXIT_OK
-    commit = git.output("commit-tree", tree, *(["-p", parent] if parent else []), "-m", commit_message)
-
-    if push:
-        pushed = git.run(
-            "push", "--quiet", *(["--force"] if force else []), remote, f"{commit}:refs/heads/{branch}", check=False
-        )
-        if pushed.returncode != 0:
-            raise UsageError(
-                f"the push to {remote!r} was rejected; {branch!r} is unchanged there and here: "
-                + " ".join(pushed.stderr.strip().splitlines()[-2:])
-            )
-        git.run("update-ref", tracking, commit)
-    old_local = git.resolve(f"refs/heads/{branch}")
-    git.run("update-ref", f"refs/heads/{branch}", commit, *([old_local] if old_local else []))
-    where = f"{remote}/{branch}" if push else f"local branch {branch!r} (not pushed)"
-    err.write(f"mcpdesc-docs: published {commit[:12]} to {where}\n")
-    if config.site_url and push:
-        err.write(f"mcpdesc-docs: the site will appear at {config.site_url}\n")
-    return EXIT_OK
-
-
-__all__ = ["github_pages_base", "run"]
+        return ExitCode.INVALID
+    published = publish(target, outcome.files, message=message, force=force)
+    if not published.changed:
+        err.write(f"mcpdesc-docs: the site is unchanged; {branch!r} stays at {published.commit[:12]}\n")
+        return ExitCode.OK
+    err.write(f"mcpdesc-docs: published {published.commit[:12]} to {published.where}\n")
+    if target.config.site_url and push:
+        err.write(f"mcpdesc-docs: the site will appear at {target.config.site_url}\n")
+    return ExitCode.OK

@@ -9,13 +9,11 @@ from typing import Any, TextIO
 import yaml
 
 from ..diagnostics import Diagnostic, format_text
-from ..errors import UsageError
-from ..migrate import migrate_070
+from ..errors import ExitCode, UsageError
+from ..spec.migration import migrate_070
 from ..spec.versions import SPEC_0_7_0, SPEC_0_8_0, SPEC_0_9_0_RC_3
-from ..validate import check_document, validate_file
+from ..validation.validator import check_document, validate_file
 
-EXIT_OK = 0
-EXIT_INVALID = 1
 TARGETS = {"0.9.0": SPEC_0_9_0_RC_3, "0.8.0": SPEC_0_8_0}
 
 
@@ -46,12 +44,12 @@ def run(
     if result.specification != SPEC_0_7_0:
         if result.specification is None:
             out.write(format_text(result.diagnostics))
-            return EXIT_INVALID
+            return ExitCode.INVALID
         raise UsageError(f"{file} is already mcpdesc {result.specification.mcpdesc}; migrate reads 0.7.0 descriptions")
     if result.errors:
         out.write(format_text(result.diagnostics))
         err.write(f"mcpdesc-docs: {file} is not a valid 0.7.0 description; nothing was written\n")
-        return EXIT_INVALID
+        return ExitCode.INVALID
     assert result.source is not None
     assert isinstance(result.source.data, dict)
     spec = TARGETS[target]
@@ -60,13 +58,13 @@ def run(
         located = [result.source.place(problem) for problem in migration.problems]
         out.write(format_text(sorted(located, key=Diagnostic.sort_key)))
         err.write("mcpdesc-docs: migration needs your input (above); nothing was written\n")
-        return EXIT_INVALID
+        return ExitCode.INVALID
     _, diagnostics = check_document(migration.data)
     problems = [d for d in diagnostics if d.is_error]
     if problems:
         out.write(format_text(problems))
         err.write(f"mcpdesc-docs: the migrated description is not valid {spec.name}; nothing was written\n")
-        return EXIT_INVALID
+        return ExitCode.INVALID
     fmt = "json" if (output or file).lower().endswith(".json") else "yaml"
     text = dump(migration.data, fmt)
     if output is None:
@@ -78,4 +76,4 @@ def run(
         err.write(f"mcpdesc-docs: the inline security scheme at {pointer} is now securitySchemes.{name}\n")
     for warning in (d for d in diagnostics if not d.is_error):
         err.write(f"mcpdesc-docs: warning[{warning.rule}] {warning.message} at {warning.path}\n")
-    return EXIT_OK
+    return ExitCode.OK

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO
 
-from ..serve import serve
+from ..devserver.server import serve
 
 
 def run(path: str, *, host: str, port: int, open_browser: bool, out: TextIO, err: TextIO) -> int:

@@ -1,0 +1,141 @@
+"""The sidebar and the reading order, computed once per build.
+
+Small sites list every page in every sidebar. Large ones (gateways describe thousands of
+tools) would then write a sidebar as long as the site into every page, which makes the
+build quadratic; above ``FULL_LIMIT`` pages the sidebar shows every group's heading and,
+in the current page's group, a window of neighbours with links to the full lists (tag
+pages and the overview's catalogue) for the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .site import KIND_DIRS, KIND_TITLES, KINDS, Page, Site, Tag
+
+FULL_LIMIT = 150
+"""Sites with at most this many primitive pages list all of them in every sidebar."""
+WINDOW = 12
+"""Neighbours shown on each side of the current page in a compact sidebar."""
+
+
+@dataclass(frozen=True, slots=True)
+class NavGroup:
+    tag: Tag | None
+    href: str
+    """Where the whole group is listed (its tag page, or the overview's catalogue)."""
+    pages: tuple[Page, ...]
+    scope_attribute: str
+    """The union of the pages' scopes (for the protocol-version view of a collapsed group)."""
+
+
+@dataclass(frozen=True, slots=True)
+class NavGroupView:
+    group: NavGroup
+    shown: tuple[Page, ...]
+    more_before: int
+    more_after: int
+
+    @property
+    def tag(self) -> Tag | None:
+        return self.group.tag
+
+    @property
+    def href(self) -> str:
+        return self.group.href
+
+    @property
+    def collapsed(self) -> bool:
+        return not self.shown
+
+    @property
+    def scope_attribute(self) -> str:
+        return self.group.scope_attribute
+
+
+@dataclass(frozen=True, slots=True)
+class NavKindView:
+    kind: str
+    title: str
+    groups: tuple[NavGroupView, ...]
+
+
+class Navigation:
+    def __init__(self, site: Site) -> None:
+        self.compact = len(site.pages) > FULL_LIMIT
+        self.kinds: list[tuple[str, tuple[NavGroup, ...]]] = []
+        for kind in KINDS:
+            groups = tuple(_groups(site, kind))
+            if groups:
+                self.kinds.append((kind, groups))
+        self.order: tuple[Page, ...] = tuple(
+            page for _, groups in self.kinds for group in groups for page in group.pages
+        )
+        self._position = {page.path: index for index, page in enumerate(self.order)}
+        # Compared by path: pages are large values, and equality would compare them deeply.
+        self._place = {
+            page.path: (kind, group_index, index)
+            for kind, groups in self.kinds
+            for group_index, group in enumerate(groups)
+            for index, page in enumerate(group.pages)
+        }
+        self._full = self._views(None) if not self.compact else None
+
+    def neighbours(self, page: Page | None) -> tuple[Page | None, Page | None]:
+        index = self._position.get(page.path) if page is not None else None
+        if index is None:
+            return None, None
+        previous = self.order[index - 1] if index > 0 else None
+        following = self.order[index + 1] if index + 1 < len(self.order) else None
+        return previous, following
+
+    def view(self, current: Page | None) -> tuple[NavKindView, ...]:
+        if self._full is not None:
+            return self._full
+        return self._views(current)
+
+    def _views(self, current: Page | None) -> tuple[NavKindView, ...]:
+        views = []
+        for kind, groups in self.kinds:
+            group_views = []
+            place = self._place.get(current.path) if current is not None else None
+            for group_index, group in enumerate(groups):
+                if not self.compact:
+                    group_views.append(NavGroupView(group, group.pages, 0, 0))
+                    continue
+                if place is None or place[:2] != (kind, group_index):
+                    group_views.append(NavGroupView(group, (), 0, 0))
+                    continue
+                at = place[2]
+                start, end = max(0, at - WINDOW), min(len(group.pages), at + WINDOW + 1)
+                group_views.append(NavGroupView(group, group.pages[start:end], start, len(group.pages) - end))
+            views.append(NavKindView(kind, KIND_TITLES[kind], tuple(group_views)))
+        return tuple(views)
+
+
+def _groups(site: Site, kind: str) -> list[NavGroup]:
+    """A kind's pages grouped by their first tag, in the catalogue's order, deprecated last."""
+    pages = site.pages_of(kind)
+    catalogue = f"index.html#{KIND_DIRS[kind]}"
+    if not pages:
+        return []
+    if not site.tags:
+        return [_group(None, catalogue, pages)]
+    first_tag: dict[str, list[Page]] = {}
+    rest: list[Page] = []
+    declared = {tag.name for tag in site.tags}
+    for page in pages:
+        tag = page.tag_names[0] if page.tag_names else None
+        if tag in declared:
+            first_tag.setdefault(tag, []).append(page)
+        else:
+            rest.append(page)
+    groups = [_group(tag, tag.path, first_tag[tag.name]) for tag in site.tags if tag.name in first_tag]
+    if rest:
+        groups.append(_group(None, catalogue, rest))
+    return groups
+
+
+def _group(tag: Tag | None, href: str, pages: list[Page] | tuple[Page, ...]) -> NavGroup:
+    versions = sorted({v for page in pages for v in page.scope.versions})
+    return NavGroup(tag, href, tuple(pages), " ".join(versions))

@@ -1,0 +1,70 @@
+"""The stage chain: load -> validate -> model -> render, in memory; writing is the caller's.
+
+Commands, the dev server and gh-deploy all go through here, so they build the same site
+from the same description in the same way.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from .config import Config
+from .model.builder import build_site
+from .render.pages import Download, RenderCache, render_site
+from .render.theme import load_theme
+from .source.load import Source
+from .validation.validator import ValidationResult, validate_file
+
+
+@dataclass(frozen=True, slots=True)
+class BuildOutcome:
+    validation: ValidationResult
+    files: dict[str, bytes] | None
+    """None when validation failed and nothing was rendered."""
+    pages: int = 0
+
+
+def description_downloads(source: Source) -> tuple[Download, ...]:
+    """The description as written, and the same data in the other format."""
+    name = Path(source.name).name
+    stem = name.rsplit(".", 1)[0] if "." in name else name
+    original = Download(source.format.upper(), f"description/{name}", source.text.encode("utf-8"))
+    if source.format == "yaml":
+        # Indented JSON goes through the pure-Python encoder; large descriptions stay compact.
+        indent = 2 if len(source.text) < 256 * 1024 else None
+        converted = json.dumps(source.data, indent=indent, ensure_ascii=False) + "\n"
+        other = Download("JSON", f"description/{stem}.json", converted.encode("utf-8"))
+    else:
+        converted = yaml.dump(source.data, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True)
+        other = Download("YAML", f"description/{stem}.yaml", converted.encode("utf-8"))
+    return (original, other) if other.path != original.path else (original,)
+
+
+def protected_paths(config: Config) -> list[Path]:
+    """What the site directory must never contain (it is replaced wholesale)."""
+    paths = [config.description]
+    if config.config_file is not None:
+        paths.append(config.config_file)
+    if config.theme.custom_dir is not None:
+        paths.append(config.theme.custom_dir)
+    paths.extend(config.project_dir / css for css in config.extra_css)
+    return paths
+
+
+def render_description(
+    config: Config, validation: ValidationResult | None = None, cache: RenderCache | None = None
+) -> BuildOutcome:
+    """Validate (unless already done) and render in memory; nothing is written."""
+    if validation is None:
+        validation = validate_file(config.description, name=str(config.description), limits=config.limits)
+    if not validation.passes(strict=config.strict) or validation.source is None or validation.specification is None:
+        return BuildOutcome(validation, None)
+    data = validation.source.data
+    assert isinstance(data, dict)  # a valid description is an object
+    site = build_site(data, validation.specification)
+    files = render_site(site, load_theme(config.theme), config, description_downloads(validation.source), cache)
+    return BuildOutcome(validation, files, len(site.pages) + 1)

@@ -1,0 +1,185 @@
+"""Publish a built site as the whole tree of a branch (gh-pages), for ``gh-deploy``.
+
+Everything goes through git plumbing with a temporary index file and a temporary work
+tree outside the repository: the user's working tree, index and current branch are never
+touched. The commit is made on top of the branch as the remote has it, keeps an existing
+CNAME (``mkdocs gh-deploy`` is often blamed for wiping custom domains), and is pushed
+before the local branch ref moves, so a rejected push leaves nothing half-done.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .. import __version__
+from ..config import Config
+from ..errors import UsageError
+from ..output import write_site
+
+_GITHUB_REMOTE = re.compile(r"github\.com[:/](?P<owner>[^/]+)/(?P<repo>[^/]+?)(?:\.git)?/?$")
+
+
+@dataclass(frozen=True, slots=True)
+class Git:
+    repository: Path
+
+    def run(
+        self, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None, check: bool = True
+    ) -> subprocess.CompletedProcess[str]:
+        try:
+            done = subprocess.run(
+                ["git", *args],
+                cwd=cwd or self.repository,
+                capture_output=True,
+                text=True,
+                env={**os.environ, **(env or {})},
+                check=False,
+            )
+        except FileNotFoundError:
+            raise UsageError("git is not installed (gh-deploy needs it)") from None
+        if check and done.returncode != 0:
+            detail = (done.stderr or done.stdout).strip().splitlines()
+            raise UsageError(f"git {args[0]} failed: {' '.join(detail[-3:]) or 'no output'}")
+        return done
+
+    def output(self, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> str:
+        return self.run(*args, env=env, cwd=cwd).stdout.strip()
+
+    def resolve(self, ref: str) -> str | None:
+        done = self.run("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False)
+        return done.stdout.strip() if done.returncode == 0 else None
+
+
+def find_repository(start: Path) -> Git:
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"], cwd=start, capture_output=True, text=True, check=False
+        )
+    except FileNotFoundError:
+        raise UsageError("git is not installed (gh-deploy needs it)") from None
+    if done.returncode != 0:
+        raise UsageError(f"{start} is not inside a git repository; gh-deploy publishes to a branch of one")
+    return Git(Path(done.stdout.strip()))
+
+
+def github_pages_base(remote_url: str, cname: str | None) -> str | None:
+    """The site's address on GitHub Pages, when the remote says (project or user site)."""
+    if cname:
+        return f"https://{cname}/"
+    match = _GITHUB_REMOTE.search(remote_url)
+    if match is None:
+        return None
+    owner, repo = match["owner"], match["repo"]
+    if repo.lower() == f"{owner.lower()}.github.io":
+        return f"https://{owner.lower()}.github.io/"
+    return f"https://{owner.lower()}.github.io/{repo}/"
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where and on top of what a deploy commits, worked out before anything is built."""
+
+    git: Git
+    remote: str
+    branch: str
+    push: bool
+    parent: str | None
+    """The branch's commit as the remote (or, without a push, the local branch) has it."""
+    cname: str | None
+    config: Config
+    """The project's config, with ``site_url`` inferred from the CNAME or the remote."""
+
+
+@dataclass(frozen=True, slots=True)
+class Published:
+    commit: str
+    changed: bool
+    """False when the site's tree equals the branch's: no commit was made."""
+    where: str
+
+
+def prepare(config: Config, *, remote: str, branch: str, push: bool) -> Target:
+    """Check the repository, remote and branch, and fetch the branch (UsageError if unfit)."""
+    git = find_repository(config.project_dir)
+    remote_url = git.run("remote", "get-url", remote, check=False)
+    if push and remote_url.returncode != 0:
+        raise UsageError(f"no remote named {remote!r}; add one, or deploy locally with --no-push")
+    current = git.run("symbolic-ref", "--quiet", "--short", "HEAD", check=False).stdout.strip()
+    if current == branch:
+        raise UsageError(f"{branch!r} is the checked-out branch; switch to your source branch first")
+    if (
+        not re.fullmatch(r"[A-Za-z0-9._/-]+", branch)
+        or git.run("check-ref-format", "--branch", branch, check=False).returncode
+    ):
+        raise UsageError(f"{branch!r} is not a valid branch name")
+
+    # Build on top of what the remote has, so the push is a fast-forward.
+    tracking = f"refs/remotes/{remote}/{branch}"
+    if push:
+        fetched = git.run("fetch", "--quiet", remote, f"+refs/heads/{branch}:{tracking}", check=False)
+        if fetched.returncode != 0 and "couldn't find remote ref" not in fetched.stderr:
+            raise UsageError(f"cannot fetch {branch!r} from {remote!r}: {fetched.stderr.strip()}")
+    parent = (git.resolve(tracking) if push else None) or git.resolve(f"refs/heads/{branch}")
+
+    cname = config.cname
+    if cname is None and parent is not None:
+        existing = git.run("show", f"{parent}:CNAME", check=False)
+        cname = existing.stdout.strip() or None if existing.returncode == 0 else None
+    if config.site_url is None:
+        inferred = github_pages_base(remote_url.stdout.strip(), cname) if remote_url.returncode == 0 else None
+        if inferred is not None:
+            config = replace(config, site_url=inferred)
+    return Target(git, remote, branch, push, parent, cname, config)
+
+
+def publish(target: Target, site: Mapping[str, bytes], *, message: str | None, force: bool) -> Published:
+    """Commit the site as the branch's whole tree and push it; the user's files are untouched."""
+    git, remote, branch, parent = target.git, target.remote, target.branch, target.parent
+    files = dict(site)
+    if target.cname:
+        files["CNAME"] = f"{target.cname}\n".encode()
+
+    source = git.resolve("HEAD")
+    dirty = bool(git.output("status", "--porcelain", "--untracked-files=no"))
+    described = f"{source[:12]}{' with uncommitted changes' if dirty else ''}" if source else "an unborn branch"
+    commit_message = message or f"Deploy documentation built from {described} (mcpdesc-docs {__version__})"
+
+    with tempfile.TemporaryDirectory(prefix="mcpdesc-deploy-") as scratch:
+        work_tree = Path(scratch) / "site"
+        write_site(files, work_tree)
+        # A private index and work tree: the user's own index and files are never touched.
+        git_dir = git.output("rev-parse", "--absolute-git-dir")
+        index_env = {
+            "GIT_INDEX_FILE": str(Path(scratch) / "index"),
+            "GIT_DIR": git_dir,
+            "GIT_WORK_TREE": str(work_tree),
+        }
+        git.run("add", "--all", "--force", ".", env=index_env, cwd=work_tree)
+        tree = git.output("write-tree", env=index_env, cwd=work_tree)
+    where = f"{remote}/{branch}" if target.push else f"local branch {branch!r} (not pushed)"
+    if parent is not None and git.output("rev-parse", f"{parent}^{{tree}}") == tree:
+        return Published(parent, False, where)
+    commit = git.output("commit-tree", tree, *(["-p", parent] if parent else []), "-m", commit_message)
+
+    if target.push:
+        pushed = git.run(
+            "push", "--quiet", *(["--force"] if force else []), remote, f"{commit}:refs/heads/{branch}", check=False
+        )
+        if pushed.returncode != 0:
+            raise UsageError(
+                f"the push to {remote!r} was rejected; {branch!r} is unchanged there and here: "
+                + " ".join(pushed.stderr.strip().splitlines()[-2:])
+            )
+        git.run("update-ref", f"refs/remotes/{remote}/{branch}", commit)
+    old_local = git.resolve(f"refs/heads/{branch}")
+    git.run("update-ref", f"refs/heads/{branch}", commit, *([old_local] if old_local else []))
+    return Published(commit, True, where)
+
+
+__all__ = ["Published", "Target", "github_pages_base", "prepare", "publish"]

@@ -1,0 +1,247 @@
+"""Render the page model with the theme: Site -> {relative path: bytes}."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from html import escape as _html_escape
+from typing import Any, TypedDict
+from urllib.parse import urlsplit
+
+import jinja2
+
+from .. import __version__
+from ..config import Config
+from ..errors import UsageError
+from ..model.navigation import Navigation, NavKindView
+from ..model.site import KIND_DIRS, KIND_SINGULAR, KIND_TITLES, KINDS, Page, Scope, Site, Tag
+from .markdown import render_inline, render_markdown
+from .search import search_files
+from .theme import Theme, create_environment
+from .twins import twin_files, twin_path
+
+
+@dataclass(frozen=True, slots=True)
+class Download:
+    label: str
+    path: str
+    content: bytes
+
+
+class TemplateContext(TypedDict):
+    site: Site
+    page: Page | None
+    tag: Tag | None
+    """Set on tag pages."""
+    root: str
+    """The way from this page to the site root ("" or "../"), for scripts."""
+    previous_page: Page | None
+    next_page: Page | None
+    nav: tuple[NavKindView, ...]
+    downloads: tuple[Download, ...]
+    twin: str | None
+    """The Markdown twin of this page, site-relative."""
+    site_title: str
+    current_path: str
+    url: Callable[[str], str]
+    canonical_url: str | None
+    extra_css: tuple[str, ...]
+    repo_url: str | None
+    copyright: str | None
+    generator_version: str
+    kinds: tuple[str, ...]
+    kind_titles: Mapping[str, str]
+    kind_singular: Mapping[str, str]
+    kind_dirs: Mapping[str, str]
+    scope_all: Scope
+    base_href: str | None
+    """Set on 404.html only, when the site's address is known: GitHub Pages serves that page
+    at any depth, so its relative links must start from the site root."""
+
+
+class TemplateError(UsageError):
+    """A theme template failed (exit 2), located by template file and line."""
+
+
+def relative_url(from_page: str, target: str) -> str:
+    """A link from one site path to another that works from file:// and under any base path.
+    Site paths are plain (no '.' or '..'), so string work is enough, and fast."""
+    here = from_page.rpartition("/")[0]
+    there, _, name = target.rpartition("/")
+    if here == there:
+        return name or "./"
+    return "../" * (here.count("/") + 1 if here else 0) + target
+
+
+def _context(
+    site: Site,
+    config: Config,
+    navigation: Navigation,
+    path: str,
+    page: Page | None,
+    *,
+    downloads: tuple[Download, ...] = (),
+    tag: Tag | None = None,
+    base_href: str | None = None,
+) -> TemplateContext:
+    previous_page, next_page = navigation.neighbours(page)
+    return TemplateContext(
+        site=site,
+        page=page,
+        tag=tag,
+        root="../" * path.count("/"),
+        previous_page=previous_page,
+        next_page=next_page,
+        nav=navigation.view(page),
+        downloads=downloads,
+        twin=twin_path(page.path) if page is not None else None,
+        site_title=config.site_name or site.server.title,
+        current_path=path,
+        url=lambda target: relative_url(path, target),
+        canonical_url=(config.site_url + path) if config.site_url and path != "404.html" else None,
+        extra_css=config.extra_css,
+        repo_url=config.repo_url,
+        copyright=config.copyright,
+        generator_version=__version__,
+        kinds=KINDS,
+        kind_titles=KIND_TITLES,
+        kind_singular=KIND_SINGULAR,
+        kind_dirs=KIND_DIRS,
+        scope_all=Scope(site.protocol_versions, True),
+        base_href=base_href,
+    )
+
+
+def _render(env: jinja2.Environment, template: str, context: TemplateContext) -> bytes:
+    try:
+        return env.get_template(template).render(**context).encode("utf-8")
+    except jinja2.TemplateSyntaxError as exc:
+        raise TemplateError(f"{exc.filename or exc.name}:{exc.lineno}: template syntax error: {exc.message}") from exc
+    except jinja2.TemplateError as exc:
+        raise TemplateError(f"{_template_location(exc, template)}: template error: {exc}") from exc
+
+
+def _template_location(exc: BaseException, fallback: str) -> str:
+    """file:line of the innermost template frame: Jinja rewrites tracebacks so that
+    frames of compiled templates carry the template's file name and line."""
+    location = fallback
+    trace = exc.__traceback__
+    while trace is not None:
+        filename = trace.tb_frame.f_code.co_filename
+        if filename.endswith((".html", ".xml", ".j2")):
+            location = f"{filename}:{trace.tb_lineno}"
+        trace = trace.tb_next
+    return location
+
+
+def xml_escape(text: str) -> str:
+    # xml.sax.saxutils would pull urllib and the email package into every start-up.
+    return _html_escape(text, quote=False)
+
+
+def _sitemap(site: Site, site_url: str, paths: list[str]) -> bytes:
+    urls = "".join(f"  <url><loc>{xml_escape(site_url + p)}</loc></url>\n" for p in paths)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' + urls + "</urlset>\n"
+    ).encode()
+
+
+def _assets(theme: Theme, config: Config) -> dict[str, bytes]:
+    files: dict[str, bytes] = {}
+    # Lowest priority first, so a custom_dir file replaces the theme's.
+    for directory in reversed(theme.asset_dirs):
+        for file in sorted(directory.rglob("*")):
+            if file.is_file() and not file.is_symlink():
+                files["assets/" + file.relative_to(directory).as_posix()] = file.read_bytes()
+    for css in config.extra_css:
+        files[css] = (config.project_dir / css).read_bytes()
+    return files
+
+
+@dataclass(slots=True)
+class RenderCache:
+    """What the previous build rendered, so ``serve`` re-renders only the pages that changed.
+
+    A page's HTML depends on its own model and on the site around it (header, sidebar,
+    neighbours, tags, downloads, config): while that ``skeleton`` is unchanged, a page whose
+    model compares equal is taken from the cache."""
+
+    skeleton: object = None
+    pages: dict[str, tuple[Page, bytes]] = field(default_factory=dict)
+    rendered: int = 0
+    """Pages rendered (not reused) by the last build, for tests and the bench."""
+
+
+def _skeleton(site: Site, config: Config, downloads: tuple[Download, ...]) -> object:
+    # What a primitive page shows of the others: names, paths, scopes and grouping in the
+    # sidebar and the previous/next links (titles and summaries appear only on the
+    # overview and tag pages, which are always rendered).
+    outline = tuple((p.path, p.name, p.deprecated, p.scope, p.tag_names) for p in site.pages)
+    return (
+        config,
+        site.server,
+        site.specification,
+        site.mcpdesc,
+        site.schema_uri,
+        site.protocol_versions,
+        site.tags,
+        outline,
+        tuple((d.label, d.path) for d in downloads),
+    )
+
+
+def render_site(
+    site: Site,
+    theme: Theme,
+    config: Config,
+    downloads: tuple[Download, ...] = (),
+    cache: RenderCache | None = None,
+) -> dict[str, bytes]:
+    env = create_environment(theme)
+    env.filters["markdown"] = render_markdown
+    env.filters["inline_markdown"] = render_inline
+    navigation = Navigation(site)
+    skeleton = _skeleton(site, config, downloads) if cache is not None else None
+    reusable = cache.pages if cache is not None and cache.skeleton == skeleton else {}
+    rendered = 0
+
+    def page(template: str, path: str, primitive: Page | None = None, **extra: Any) -> None:
+        nonlocal rendered
+        context = _context(site, config, navigation, path, primitive, downloads=downloads, **extra)
+        outputs[path] = _render(env, template, context)
+        rendered += 1
+
+    outputs: dict[str, bytes] = {}
+    page("index.html", "index.html")
+    fresh: dict[str, tuple[Page, bytes]] = {}
+    for primitive in site.pages:
+        previous = reusable.get(primitive.path)
+        if previous is not None and previous[0] == primitive:
+            outputs[primitive.path] = previous[1]
+        else:
+            page("primitive.html", primitive.path, primitive)
+        fresh[primitive.path] = (primitive, outputs[primitive.path])
+    for tag in site.tags:
+        page("tag.html", tag.path, tag=tag)
+    base_href = urlsplit(config.site_url).path if config.site_url else None
+    page("404.html", "404.html", base_href=base_href)
+    if config.site_url:
+        listed = ["index.html", *(p.path for p in site.pages), *(t.path for t in site.tags)]
+        outputs["sitemap.xml"] = _sitemap(site, config.site_url, listed)
+    outputs[".nojekyll"] = b""
+    outputs.update(search_files(site))
+    outputs.update(twin_files(site, config.site_url))
+    outputs.update({download.path: download.content for download in downloads})
+    outputs.update(_assets(theme, config))
+    if cache is not None:
+        cache.skeleton, cache.pages, cache.rendered = skeleton, fresh, rendered
+    return outputs
+
+
+def render_context_keys() -> list[str]:
+    """The names every template can use (documented for theme authors)."""
+    return list(TemplateContext.__annotations__)
+
+
+__all__ = ["Download", "RenderCache", "TemplateError", "relative_url", "render_site"]

@@ -1,0 +1,189 @@
+"""The client-side search index, built from the page model at build time.
+
+Each entry points at the exact anchor of what it describes (a page, a parameter row, an
+elicitation card, an example ...). The index is written twice: ``search-index.json`` for
+tools, and ``search-index.js`` (the same data assigned to a global) which pages load with a
+script element, so search also works when the site is opened from ``file://``, where
+``fetch`` is refused.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+
+from ..model.site import KIND_SINGULAR, Page, Site, Variant, first_sentence
+
+MAX_TEXT = 240
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    title: str
+    kind: str
+    """What the entry is, in words: "Tool", "Parameter of search_tickets", ..."""
+    url: str
+    """Site-relative, with the anchor."""
+    text: str
+    """Plain text searched and shown under the title."""
+    names: str
+    """Identifiers, matched with priority (space separated)."""
+    versions: str = ""
+    """The protocol versions that offer it (space separated), when not all of the
+    server's: the protocol-version view leaves the others out of the results."""
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    return MarkdownIt("js-default")
+
+
+def plain_text(markdown: str | None) -> str:
+    """The words of a Markdown string, without its syntax."""
+    if not markdown:
+        return ""
+    return _plain_text(markdown)
+
+
+@lru_cache(maxsize=16384)
+def _plain_text(markdown: str) -> str:
+    # Cached by text: `serve` rebuilds mostly see descriptions it has already read.
+    blocks: list[str] = []
+    for token in _parser().parse(markdown):
+        words = []
+        for child in token.children or ():
+            if child.type in ("text", "code_inline"):
+                words.append(child.content)
+            elif child.type in ("softbreak", "hardbreak"):
+                words.append(" ")
+        if words:
+            blocks.append("".join(words))
+    return " ".join(" ".join(blocks).split())
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1].rstrip() + "…"
+
+
+def _only_in(versions: tuple[str, ...], site: Site) -> str:
+    return "" if set(site.protocol_versions) <= set(versions) else " ".join(versions)
+
+
+def _variant_entries(site: Site, page: Page, variant: Variant) -> list[Entry]:
+    entries: list[Entry] = []
+    owner = f"{KIND_SINGULAR[page.kind].lower()} {page.name}"
+    if len(page.variants) > 1:
+        # Otherwise the variants' entries would read the same and only their links differ.
+        owner += f" for MCP {', '.join(variant.scope.versions)}"
+    versions = _only_in(variant.scope.versions, site)
+    for tree, what in ((variant.input_schema, "Parameter"), (variant.output_schema, "Output field")):
+        if tree is None:
+            continue
+        for row in tree.rows:
+            if row.is_property:
+                entries.append(
+                    Entry(
+                        row.name,
+                        f"{what} of {owner}",
+                        f"{page.path}#{row.anchor}",
+                        _clip(" ".join(filter(None, [row.title, plain_text(row.description)]))),
+                        row.name,
+                        versions,
+                    )
+                )
+    prefix = "" if variant.anchor == "declaration" else f"{variant.anchor}-"
+    for argument in variant.arguments:
+        entries.append(
+            Entry(
+                argument.name,
+                f"Argument of {owner}",
+                f"{page.path}#{prefix}arguments",
+                _clip(" ".join(filter(None, [argument.title, plain_text(argument.description)]))),
+                argument.name,
+                versions,
+            )
+        )
+    for card in variant.elicitations:
+        entries.append(
+            Entry(
+                card.name,
+                f"{'Form' if card.mode == 'form' else 'URL'} elicitation of {owner}",
+                f"{page.path}#{card.anchor}",
+                _clip(" ".join(filter(None, [card.message, card.when]))),
+                card.name,
+                _only_in(card.scope.versions, site),  # a declaration may narrow its tool's scope
+            )
+        )
+    named: list[tuple[str, str]] = [(e.name, e.anchor) for e in variant.examples]
+    named += [(e.name, e.anchor) for e in variant.interaction_examples]
+    named += [(e.name, e.anchor) for e in variant.completion_examples]
+    for name, anchor in named:
+        entries.append(Entry(name, f"Example of {owner}", f"{page.path}#{anchor}", "", name, versions))
+    return entries
+
+
+def build_search_index(site: Site) -> list[Entry]:
+    entries = [
+        Entry(
+            site.server.title,
+            "Server overview",
+            "index.html",
+            _clip(plain_text(site.server.description)),
+            site.server.name,
+        )
+    ]
+    for page in site.pages:
+        description = next((v.description for v in page.variants if v.description), None)
+        entries.append(
+            Entry(
+                page.title,
+                KIND_SINGULAR[page.kind] + (" (deprecated)" if page.deprecated else ""),
+                page.path,
+                _clip(first_sentence(plain_text(description), MAX_TEXT) if description else ""),
+                " ".join({page.name, *(v.name for v in page.variants)}),
+                _only_in(page.scope.versions, site),
+            )
+        )
+        for variant in page.variants:
+            entries.extend(_variant_entries(site, page, variant))
+    for tag in site.tags:
+        entries.append(Entry(tag.name, "Tag", tag.path, _clip(plain_text(tag.description)), tag.name))
+    for scheme in site.security_schemes:
+        entries.append(
+            Entry(
+                scheme.name,
+                f"Security scheme ({scheme.type_words})",
+                f"index.html#{scheme.anchor}",
+                _clip(plain_text(scheme.description)),
+                scheme.name,
+            )
+        )
+    return _unique(entries)
+
+
+def _unique(entries: list[Entry]) -> list[Entry]:
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for entry in entries:
+        key = (entry.url, entry.title)
+        if key not in seen:
+            seen.add(key)
+            kept.append(entry)
+    return kept
+
+
+def search_files(site: Site) -> dict[str, bytes]:
+    # Field by field: dataclasses.asdict deep-copies and is several times slower.
+    data = [
+        {"title": e.title, "kind": e.kind, "url": e.url, "text": e.text, "names": e.names}
+        | ({"versions": e.versions} if e.versions else {})
+        for e in build_search_index(site)
+    ]
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return {
+        "search-index.json": text.encode("utf-8"),
+        "search-index.js": f"window.MCPDESC_SEARCH_INDEX = {text};\n".encode(),
+    }

@@ -1,0 +1,137 @@
+"""Plain-text twins of the site for assistants: ``llms.txt`` and one Markdown file per page.
+
+The description's own strings are written as they are: these files are text, never
+rendered by the site, and Markdown from the description stays Markdown.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable
+
+from ..model.site import KIND_SINGULAR, KIND_TITLES, KINDS, Page, Site, Variant
+
+
+def _fence(text: str, language: str = "json") -> str:
+    fence = "```"
+    while fence in text:
+        fence += "`"
+    return f"{fence}{language}\n{text}\n{fence}"
+
+
+def twin_path(page_path: str) -> str:
+    return posixpath.splitext(page_path)[0] + ".md"
+
+
+def _variant_lines(variant: Variant) -> Iterable[str]:
+    yield f"Protocol versions: {', '.join(variant.scope.versions)}"
+    if variant.deprecated:
+        yield "Deprecated."
+    if variant.tags:
+        yield "Tags: " + ", ".join(tag.name for tag in variant.tags)
+    for hint in variant.hints:
+        yield f"- {hint.words} ({hint.raw})"
+    if variant.description:
+        yield ""
+        yield variant.description.strip()
+    for label, value in (
+        ("URI", variant.uri),
+        ("URI template", variant.uri_template),
+        ("MIME type", variant.mime_type),
+    ):
+        if value is not None:
+            yield f"{label}: `{value}`"
+    yield ""
+    yield f"Security: {variant.security.words}"
+    for tree, title in ((variant.input_schema, "Parameters"), (variant.output_schema, "Structured output")):
+        if tree is None:
+            continue
+        yield ""
+        yield f"### {title}"
+        yield ""
+        for row in tree.rows:
+            indent = "  " * row.depth
+            details = [", ".join(row.types) or "any"]
+            if row.required:
+                details.append("required")
+            details.extend(row.constraints)
+            if row.default is not None:
+                details.append(f"default {row.default}")
+            if row.choices:
+                details.append("one of " + ", ".join(row.choices))
+            text = f" — {row.description}" if row.description else ""
+            yield f"{indent}- `{row.name}` ({'; '.join(details)}){text}"
+    if variant.arguments:
+        yield ""
+        yield "### Arguments"
+        yield ""
+        for argument in variant.arguments:
+            required = " (required)" if argument.required else ""
+            text = f" — {argument.description}" if argument.description else ""
+            yield f"- `{argument.name}`{required}{text}"
+    if variant.elicitations:
+        yield ""
+        yield "### May ask the user"
+        for card in variant.elicitations:
+            yield ""
+            yield f"#### {card.name} ({card.mode} mode)"
+            if card.when:
+                yield f"When: {card.when}"
+            yield f"Message: {card.message}"
+            if card.url:
+                yield f"URL (not to be opened by readers of this file): {card.url}"
+            if card.form is not None:
+                for field in card.form.fields:
+                    required = ", required" if field.required else ""
+                    yield f"- {field.label} (`{field.name}`, {field.json_type}{required})"
+            if card.on_decline:
+                yield f"If the user declines: {card.on_decline}"
+            if card.on_cancel:
+                yield f"If the user cancels: {card.on_cancel}"
+    if variant.examples:
+        yield ""
+        yield "### Examples"
+        for example in variant.examples:
+            yield ""
+            yield f"#### {example.name}"
+            for part in example.parts:
+                yield f"{part.label}:"
+                yield _fence(part.json, "text" if part.label == "URI" else "json")
+
+
+def page_twin(page: Page) -> str:
+    lines = [f"# {page.title}", "", f"{KIND_SINGULAR[page.kind]} `{page.name}`"]
+    for variant in page.variants:
+        if len(page.variants) > 1:
+            lines += ["", f"## For MCP {', '.join(variant.scope.versions)}"]
+        lines += ["", *_variant_lines(variant)]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def llms_txt(site: Site, site_url: str | None) -> str:
+    base = site_url or ""
+    lines = [f"# {site.server.title}", ""]
+    summary = (site.server.description or "").strip().split("\n\n", 1)[0].replace("\n", " ")
+    if summary:
+        lines += [f"> {summary}", ""]
+    lines.append(
+        f"MCP server `{site.server.name}` version {site.server.version}, for MCP protocol versions "
+        f"{', '.join(site.protocol_versions)}."
+    )
+    if site.instructions:
+        lines += ["", "Instructions for the model:", "", site.instructions.strip()]
+    for kind in KINDS:
+        pages = site.pages_of(kind)
+        if not pages:
+            continue
+        lines += ["", f"## {KIND_TITLES[kind]}", ""]
+        for page in pages:
+            summary = f": {page.summary}" if page.summary else ""
+            lines.append(f"- [{page.name}]({base}{twin_path(page.path)}){summary}")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def twin_files(site: Site, site_url: str | None) -> dict[str, bytes]:
+    files = {twin_path(page.path): page_twin(page).encode("utf-8") for page in site.pages}
+    files["llms.txt"] = llms_txt(site, site_url).encode("utf-8")
+    return files

@@ -1,0 +1,193 @@
+"""A read-only view of a structurally checked description that the semantic rules share:
+primitives with their effective protocol scopes, elicitation declarations, and resolved
+component references."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import Diagnostic, error
+from ..source import pointer as jp
+from ..spec.revisions import REVISIONS
+from ..spec.versions import Specification
+from .locations import PRIMITIVE_COLLECTIONS
+
+JsonObject = Mapping[str, Any]
+
+COMPONENT_REF = "$componentRef"
+COMPONENTS_RULE = "mcpdesc.components.references"
+
+
+def as_object(value: object) -> JsonObject:
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: object) -> Sequence[Any]:
+    return value if isinstance(value, list) else []
+
+
+def strings(value: object) -> list[str]:
+    return [item for item in as_list(value) if isinstance(item, str)]
+
+
+def explicit_scope(declaration: JsonObject) -> tuple[str, ...] | None:
+    scope = declaration.get("protocolVersions")
+    if isinstance(scope, list):
+        return tuple(item for item in scope if isinstance(item, str))
+    return None
+
+
+def is_reference(value: object) -> bool:
+    return isinstance(value, dict) and COMPONENT_REF in value
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """A use site's value after following ``$componentRef`` chains."""
+
+    value: Any
+    pointer: str
+    """Where the value itself lives (the component, when the use site is a reference)."""
+    via: str | None
+    """The use site's pointer when the value came from a component, else None."""
+
+
+@dataclass(frozen=True, slots=True)
+class Primitive:
+    kind: str
+    """tool, resource, resource-template or prompt."""
+    pointer: str
+    data: JsonObject
+    scope: tuple[str, ...]
+    """The effective protocol scope (explicit, else the root's)."""
+
+    @property
+    def identity(self) -> str | None:
+        key = {"resource": "uri", "resource-template": "uriTemplate"}.get(self.kind, "name")
+        value = self.data.get(key)
+        return value if isinstance(value, str) else None
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind.replace('-', ' ')} {self.identity!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class Elicitation:
+    primitive: Primitive
+    pointer: str
+    data: JsonObject
+    scope: tuple[str, ...]
+    """Explicit scope, or the primitive's effective scope."""
+
+    @property
+    def name(self) -> str:
+        value = self.data.get("name")
+        return value if isinstance(value, str) else "?"
+
+    @property
+    def label(self) -> str:
+        return f"elicitation declaration {self.name!r} of {self.primitive.label}"
+
+
+@dataclass(slots=True)
+class Document:
+    """The description as the semantic rules see it."""
+
+    data: JsonObject
+    specification: Specification
+    root_scope: tuple[str, ...]
+    primitives: list[Primitive] = field(default_factory=list)
+    elicitations: list[Elicitation] = field(default_factory=list)
+    resolution_problems: list[Diagnostic] = field(default_factory=list)
+    _resolved: dict[str, Resolved | None] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, data: JsonObject, specification: Specification) -> Document:
+        root_scope = tuple(s for s in strings(data.get("protocolVersions")) if s in REVISIONS)
+        document = cls(data, specification, root_scope)
+        for collection, kind in PRIMITIVE_COLLECTIONS.items():
+            for index, item in enumerate(as_list(data.get(collection))):
+                declaration = as_object(item)
+                pointer = jp.join("", collection, index)
+                primitive = Primitive(kind, pointer, declaration, explicit_scope(declaration) or root_scope)
+                document.primitives.append(primitive)
+                for position, raw in enumerate(as_list(declaration.get("elicitations"))):
+                    elicitation = as_object(raw)
+                    document.elicitations.append(
+                        Elicitation(
+                            primitive,
+                            jp.join(pointer, "elicitations", position),
+                            elicitation,
+                            explicit_scope(elicitation) or primitive.scope,
+                        )
+                    )
+        return document
+
+    def primitives_of(self, kind: str) -> Iterator[Primitive]:
+        return (p for p in self.primitives if p.kind == kind)
+
+    @property
+    def components(self) -> JsonObject:
+        return as_object(self.data.get("components"))
+
+    def resolve(self, value: object, pointer: str, namespace: str) -> Resolved | None:
+        """Follow ``$componentRef`` chains from a use site. Returns None (and records one
+        diagnostic, once per use site) when the reference cannot be resolved."""
+        if not is_reference(value):
+            return Resolved(value, pointer, None)
+        if pointer in self._resolved:
+            return self._resolved[pointer]
+        result = self._follow(value, pointer, namespace)
+        self._resolved[pointer] = result
+        return result
+
+    def _follow(self, value: object, use_site: str, namespace: str) -> Resolved | None:
+        seen: list[str] = []
+        current = value
+        at = use_site
+        while is_reference(current):
+            target = as_object(current).get(COMPONENT_REF)
+            ref_pointer = jp.join(at, COMPONENT_REF)
+            if not isinstance(target, str):
+                return self._fail(ref_pointer, "schema-validation", "'$componentRef' must be a string")
+            parts = target.split("/")
+            if len(parts) != 4 or parts[:2] != ["#", "components"]:
+                return self._fail(ref_pointer, "schema-validation", f"malformed component reference {target!r}")
+            _, _, target_namespace, name = parts
+            if target_namespace != namespace:
+                return self._fail(
+                    ref_pointer,
+                    "wrong-component-reference-namespace",
+                    f"{target!r} points into '{target_namespace}', but this use site needs a '{namespace}' component",
+                )
+            if target in seen:
+                chain = " -> ".join([*seen, target])
+                return self._fail(
+                    ref_pointer, "component-reference-cycle", f"component references form a cycle: {chain}"
+                )
+            seen.append(target)
+            namespace_map = as_object(self.components.get(target_namespace))
+            if name not in namespace_map:
+                return self._fail(
+                    ref_pointer,
+                    "missing-component-reference-target",
+                    f"{target!r} does not exist (no component {name!r} in '{target_namespace}')",
+                )
+            current = namespace_map[name]
+            at = jp.join("", "components", target_namespace, name)
+        return Resolved(current, at, use_site)
+
+    def _fail(self, pointer: str, code: str, message: str) -> Resolved | None:
+        """Record why a reference does not resolve; always returns None."""
+        requirement = "req-elicitation-schema-references-resolved" if "/elicitations/" in pointer else None
+        self.resolution_problems.append(error(COMPONENTS_RULE, code, message, pointer, requirement))
+        return None
+
+    def resolved_form_schema(self, elicitation: Elicitation) -> Resolved | None:
+        value = elicitation.data.get("requestedSchema")
+        if value is None:
+            return None
+        return self.resolve(value, jp.join(elicitation.pointer, "requestedSchema"), "schemas")

@@ -1,0 +1,1 @@
+"""The semantic rules, one module per area of the specification."""

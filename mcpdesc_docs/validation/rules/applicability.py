@@ -1,0 +1,261 @@
+"""Revision applicability: fields and features that only some MCP protocol versions define."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...diagnostics import Diagnostic, error, warning
+from ...source import pointer as jp
+from ...spec.revisions import REVISIONS, before, describe, outside
+from ..document import Document, Primitive, as_list, as_object, explicit_scope
+from ..registry import rule
+
+FIELD_CODE = "field-not-supported-by-version"
+
+# member -> (first revision that defines it, last revision that defines it)
+_PRIMITIVE_FIELDS: dict[str, dict[str, tuple[str, str]]] = {
+    "tool": {
+        "title": ("2025-06-18", REVISIONS[-1]),
+        "outputSchema": ("2025-06-18", REVISIONS[-1]),
+        "annotations": ("2025-03-26", REVISIONS[-1]),
+        "icons": ("2025-11-25", REVISIONS[-1]),
+        "execution": ("2025-11-25", "2025-11-25"),
+    },
+    "resource": {
+        "title": ("2025-06-18", REVISIONS[-1]),
+        "icons": ("2025-11-25", REVISIONS[-1]),
+    },
+}
+# `_meta` on declarations is checked by mcp.meta.protocol-version.
+_PRIMITIVE_FIELDS["resource-template"] = _PRIMITIVE_FIELDS["resource"]
+_PRIMITIVE_FIELDS["prompt"] = _PRIMITIVE_FIELDS["resource"]
+
+
+def _unsupported(scope: tuple[str, ...], first: str, last: str) -> list[str]:
+    return sorted(r for r in scope if r < first or r > last)
+
+
+def _field_message(what: str, member: str, unsupported: list[str], first: str, last: str) -> str:
+    span = f"only {first}" if first == last else f"{first} and later"
+    return (
+        f"{what} uses {member!r}, which protocol version(s) {describe(unsupported)} do not define "
+        f"({span}); narrow protocolVersions or split the declaration"
+    )
+
+
+def _primitive_fields(primitive: Primitive) -> Iterator[Diagnostic]:
+    rule_id = f"mcp.{primitive.kind}.protocol-version"
+    for member, (first, last) in _PRIMITIVE_FIELDS[primitive.kind].items():
+        if member in primitive.data:
+            unsupported = _unsupported(primitive.scope, first, last)
+            if unsupported:
+                yield error(
+                    rule_id,
+                    FIELD_CODE,
+                    _field_message(primitive.label, member, unsupported, first, last),
+                    jp.join(primitive.pointer, member),
+                )
+    if primitive.kind == "prompt":
+        early = before(primitive.scope, "2025-06-18")
+        for index, argument in enumerate(as_list(primitive.data.get("arguments"))):
+            if early and "title" in as_object(argument):
+                yield error(
+                    rule_id,
+                    FIELD_CODE,
+                    _field_message(
+                        f"argument {index} of {primitive.label}", "title", early, "2025-06-18", REVISIONS[-1]
+                    ),
+                    jp.join(primitive.pointer, "arguments", index, "title"),
+                )
+
+
+def _register_field_rule(kind: str) -> None:
+    """One rule per primitive kind (mcp.tool.protocol-version, ...), same check."""
+
+    @rule(f"mcp.{kind}.protocol-version")
+    def check(document: Document) -> Iterator[Diagnostic]:
+        for primitive in document.primitives_of(kind):
+            yield from _primitive_fields(primitive)
+
+
+for _kind in _PRIMITIVE_FIELDS:
+    _register_field_rule(_kind)
+
+
+@rule("mcp.resource.annotations.protocol-version")
+def resource_annotation_fields(document: Document) -> Iterator[Diagnostic]:
+    for primitive in document.primitives:
+        if primitive.kind not in ("resource", "resource-template"):
+            continue
+        annotations = as_object(primitive.data.get("annotations"))
+        early = before(primitive.scope, "2025-06-18")
+        if "lastModified" in annotations and early:
+            yield error(
+                "mcp.resource.annotations.protocol-version",
+                "resource-annotation-not-supported-by-version",
+                _field_message(primitive.label, "annotations.lastModified", early, "2025-06-18", REVISIONS[-1]),
+                jp.join(primitive.pointer, "annotations", "lastModified"),
+            )
+
+
+@rule("mcp.tool.output-schema.root")
+def output_schema_object_root(document: Document) -> Iterator[Diagnostic]:
+    for tool in document.primitives_of("tool"):
+        if "outputSchema" not in tool.data:
+            continue
+        pre_2026 = before(tool.scope, "2026-07-28")
+        pointer = jp.join(tool.pointer, "outputSchema")
+        resolved = document.resolve(tool.data["outputSchema"], pointer, "schemas")
+        if resolved is None or not pre_2026:
+            continue
+        schema = resolved.value
+        if not (isinstance(schema, dict) and schema.get("type") == "object"):
+            yield error(
+                "mcp.tool.output-schema.root",
+                FIELD_CODE,
+                f"{tool.label} has an outputSchema whose root is not type 'object', which protocol "
+                f"version(s) {describe(pre_2026)} require (only 2026-07-28 allows other roots)",
+                pointer,
+            )
+
+
+@rule("mcp.tool.input-schema.members")
+def input_schema_object_root(document: Document) -> Iterator[Diagnostic]:
+    # Inline schemas are checked structurally; this covers schemas reached by reference.
+    for tool in document.primitives_of("tool"):
+        pointer = jp.join(tool.pointer, "inputSchema")
+        if "inputSchema" not in tool.data:
+            continue
+        resolved = document.resolve(tool.data["inputSchema"], pointer, "schemas")
+        if resolved is None or resolved.via is None:
+            continue
+        if not (isinstance(resolved.value, dict) and resolved.value.get("type") == "object"):
+            yield error(
+                "mcp.tool.input-schema.members",
+                "schema-validation",
+                f"{tool.label}: the inputSchema component {resolved.pointer} must have root type 'object'",
+                pointer,
+            )
+
+
+def _transports(document: Document) -> Iterator[tuple[str, dict[str, object], tuple[str, ...]]]:
+    for index, item in enumerate(as_list(document.data.get("transports"))):
+        transport = dict(as_object(item))
+        yield jp.join("", "transports", index), transport, explicit_scope(transport) or document.root_scope
+
+
+@rule("mcp.transport.protocol-version")
+def streamable_http_revisions(document: Document) -> Iterator[Diagnostic]:
+    for pointer, transport, scope in _transports(document):
+        early = before(scope, "2025-03-26")
+        if transport.get("type") == "streamable-http" and early:
+            yield error(
+                "mcp.transport.protocol-version",
+                "transport-not-supported-by-version",
+                f"streamable-http transport applies to {describe(early)}, which predate streamable HTTP "
+                "(2025-03-26); use sse there or narrow protocolVersions",
+                jp.join(pointer, "type"),
+            )
+
+
+@rule("mcp.transport.legacy-sse")
+def legacy_sse(document: Document) -> Iterator[Diagnostic]:
+    for pointer, transport, scope in _transports(document):
+        modern = sorted(r for r in scope if r >= "2025-03-26")
+        if transport.get("type") == "sse" and modern:
+            yield warning(
+                "mcp.transport.legacy-sse",
+                "legacy-sse-for-modern-version",
+                f"the legacy sse transport is declared for {describe(modern)}, where streamable-http replaces it",
+                jp.join(pointer, "type"),
+            )
+
+
+def _capabilities(document: Document) -> Iterator[tuple[str, dict[str, object], tuple[str, ...]]]:
+    for index, item in enumerate(as_list(document.data.get("capabilities"))):
+        capabilities = dict(as_object(item))
+        yield jp.join("", "capabilities", index), capabilities, explicit_scope(capabilities) or document.root_scope
+
+
+@rule("mcp.capabilities.protocol-version")
+def capability_revisions(document: Document) -> Iterator[Diagnostic]:
+    for pointer, capabilities, scope in _capabilities(document):
+        for member, first in (("completions", "2025-03-26"), ("tasks", "2025-11-25")):
+            early = before(scope, first)
+            if member in capabilities and early:
+                yield error(
+                    "mcp.capabilities.protocol-version",
+                    FIELD_CODE,
+                    _field_message("capabilities object", member, early, first, REVISIONS[-1]),
+                    jp.join(pointer, member),
+                )
+
+
+@rule("mcp.capabilities.tasks-2026")
+def core_tasks_not_in_2026(document: Document) -> Iterator[Diagnostic]:
+    for pointer, capabilities, scope in _capabilities(document):
+        if "tasks" in capabilities and "2026-07-28" in scope:
+            yield error(
+                "mcp.capabilities.tasks-2026",
+                "tasks-core-not-valid-in-2026",
+                "core 'tasks' capability is not part of 2026-07-28; declare the Tasks extension "
+                "(io.modelcontextprotocol/tasks) under 'extensions' there",
+                jp.join(pointer, "tasks"),
+            )
+
+
+@rule("mcp.capabilities.extensions-pre-standard")
+def extensions_pre_standard(document: Document) -> Iterator[Diagnostic]:
+    for pointer, capabilities, scope in _capabilities(document):
+        if "extensions" in capabilities:
+            for revision in outside(scope, ["2026-07-28"]):
+                yield warning(
+                    "mcp.capabilities.extensions-pre-standard",
+                    "extensions-not-supported-by-version",
+                    f"'extensions' is a pre-standard convention under {revision} (formal from 2026-07-28)",
+                    jp.join(pointer, "extensions"),
+                )
+
+
+@rule("mcp.capabilities.logging-deprecated")
+def logging_deprecated(document: Document) -> Iterator[Diagnostic]:
+    for pointer, capabilities, scope in _capabilities(document):
+        if "logging" in capabilities and "2026-07-28" in scope:
+            yield warning(
+                "mcp.capabilities.logging-deprecated",
+                "logging-deprecated-in-2026",
+                "the 'logging' capability is deprecated in 2026-07-28",
+                jp.join(pointer, "logging"),
+            )
+
+
+OFFICIAL_EXTENSIONS = frozenset(
+    {
+        # Catalogue: modelcontextprotocol.io/extensions/overview, as of 2026-09-04 (all official).
+        "io.modelcontextprotocol/enterprise-managed-authorization",
+        "io.modelcontextprotocol/oauth-client-credentials",
+        "io.modelcontextprotocol/tasks",
+        "io.modelcontextprotocol/ui",
+    }
+)
+
+
+def is_reserved_extension(identifier: str) -> bool:
+    prefix = identifier.split("/", 1)[0].split(".")
+    return len(prefix) >= 2 and prefix[1] in ("modelcontextprotocol", "mcp")
+
+
+@rule("mcp.extensions.identifier-authority")
+def reserved_extension_identifiers(document: Document) -> Iterator[Diagnostic]:
+    maps = [jp.join(pointer, "extensions") for pointer, _, _ in _capabilities(document)]
+    maps += [jp.join(p.pointer, "clientRequirements", "extensions") for p in document.primitives]
+    for at in maps:
+        for identifier in as_object(jp.lookup(document.data, at)):
+            if is_reserved_extension(identifier) and identifier not in OFFICIAL_EXTENSIONS:
+                yield warning(
+                    "mcp.extensions.identifier-authority",
+                    "unknown-reserved-extension-identifier",
+                    f"extension {identifier!r} uses an MCP-reserved prefix but is not in the official "
+                    "extension catalogue (modelcontextprotocol.io, 2026-09-04)",
+                    jp.join(at, identifier),
+                )

@@ -1,0 +1,115 @@
+"""``clientRequirements`` (digest 2.15, 4.10): which client capabilities each protocol
+version defines, their closed member sets, deprecations, and extension identifiers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ...diagnostics import Diagnostic, error, warning
+from ...source import pointer as jp
+from ...spec.revisions import describe
+from ..document import Document, Primitive, as_object
+from ..registry import rule
+
+KNOWN = ("roots", "sampling", "elicitation", "tasks", "extensions", "experimental")
+DEFINED: dict[str, frozenset[str]] = {
+    "2024-11-05": frozenset({"roots", "sampling", "experimental"}),
+    "2025-03-26": frozenset({"roots", "sampling", "experimental"}),
+    "2025-06-18": frozenset({"roots", "sampling", "elicitation", "experimental"}),
+    "2025-11-25": frozenset({"roots", "sampling", "elicitation", "tasks", "experimental"}),
+    "2026-07-28": frozenset({"roots", "sampling", "elicitation", "extensions", "experimental"}),
+}
+# Closed member trees checked for 2025-11-25 and 2026-07-28 (None: any object below).
+_NESTED: dict[str, dict[str, Any]] = {
+    "sampling": {"context": None, "tools": None},
+    "elicitation": {"form": None, "url": None},
+    "tasks": {
+        "list": None,
+        "cancel": None,
+        "requests": {"sampling": {"createMessage": None}, "elicitation": {"create": None}},
+    },
+}
+_CLOSED_FROM = "2025-11-25"
+
+
+def _requirements(document: Document) -> Iterator[tuple[Primitive, str, Mapping[str, Any]]]:
+    for primitive in document.primitives:
+        value = primitive.data.get("clientRequirements")
+        if isinstance(value, Mapping):
+            yield primitive, jp.join(primitive.pointer, "clientRequirements"), value
+
+
+def _unknown_members(value: Any, tree: dict[str, Any], at: str) -> Iterator[str]:
+    if not isinstance(value, Mapping):
+        return
+    for key, item in value.items():
+        if key not in tree:
+            yield jp.join(at, key)
+        elif tree[key] is not None:
+            yield from _unknown_members(item, tree[key], jp.join(at, key))
+
+
+@rule("mcp.client-requirements.protocol-version")
+def requirement_versions(document: Document) -> Iterator[Diagnostic]:
+    rule_id, code = "mcp.client-requirements.protocol-version", "client-requirement-version-mismatch"
+    for primitive, at, requirements in _requirements(document):
+        for name, value in requirements.items():
+            if name not in KNOWN:
+                continue  # unknown capability names are preserved
+            missing = [r for r in primitive.scope if name not in DEFINED[r]]
+            if missing:
+                yield error(
+                    rule_id,
+                    code,
+                    f"{primitive.label}: the client capability {name!r} is not defined by protocol version(s) "
+                    f"{describe(missing)}; narrow protocolVersions or split the declaration",
+                    jp.join(at, name),
+                )
+            if name == "roots":
+                extra = [k for k in as_object(value) if k != "listChanged"]
+                if "2026-07-28" in primitive.scope:
+                    extra = list(as_object(value))
+                for key in extra:
+                    yield error(
+                        rule_id,
+                        code,
+                        f"{primitive.label}: 'roots.{key}' is not a member of the roots capability"
+                        + (" (it must be empty in 2026-07-28)" if "2026-07-28" in primitive.scope else ""),
+                        jp.join(at, name, key),
+                    )
+            elif name in _NESTED and any(r >= _CLOSED_FROM for r in primitive.scope):
+                for pointer in _unknown_members(value, _NESTED[name], jp.join(at, name)):
+                    yield error(
+                        rule_id,
+                        code,
+                        f"{primitive.label}: {pointer.removeprefix(at + '/')!r} is not a member of the "
+                        f"{name} client capability",
+                        pointer,
+                    )
+
+
+@rule("mcp.client-requirements.deprecated")
+def deprecated_requirements(document: Document) -> Iterator[Diagnostic]:
+    rule_id, code = "mcp.client-requirements.deprecated", "deprecated-client-requirement"
+    for primitive, at, requirements in _requirements(document):
+        if "2026-07-28" in primitive.scope:
+            for name in ("roots", "sampling"):
+                if name in requirements:
+                    yield warning(
+                        rule_id,
+                        code,
+                        f"{primitive.label}: the {name!r} capability is deprecated in 2026-07-28",
+                        jp.join(at, name),
+                    )
+        modern = [r for r in primitive.scope if r >= "2025-11-25"]
+        if modern and "context" in as_object(requirements.get("sampling")):
+            yield warning(
+                rule_id,
+                code,
+                f"{primitive.label}: 'sampling.context' is deprecated in {describe(modern)}",
+                jp.join(at, "sampling", "context"),
+            )
+
+
+__all__ = ["DEFINED", "KNOWN"]

@@ -1,0 +1,434 @@
+"""The 0.9.0-rc.3 elicitation chapter (section 12): names, restricted form schemas,
+their consistency, and which modes and vocabularies each protocol version supports.
+
+Form schemas are checked after component references are resolved
+(req-elicitation-schema-references-resolved); a problem inside a referenced schema is
+reported where the schema lives, naming the declaration that uses it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, TypeGuard
+
+from ...diagnostics import Diagnostic, error
+from ...source import pointer as jp
+from ..document import Document, Elicitation, Resolved, as_object
+from ..registry import rule
+
+MEMBERS = "mcp.elicitation.form-schema.members"
+PROTOCOL_SHAPE = "mcp.elicitation.form-schema.protocol-shape"
+CONSISTENCY = "mcpdesc.elicitation.form-schema.consistency"
+
+FIRST_FORM_REVISION = "2025-06-18"
+"""2025-06-18 introduced elicitation (form mode only, with the narrower vocabulary)."""
+
+_ROOT_KEYWORDS = ("$schema", "type", "properties", "required")
+_COMMON = ("type", "title", "description")
+_VARIANT_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "string": ("minLength", "maxLength", "format", "default"),
+    "legacy enum": ("enum", "enumNames", "default"),
+    "titled single-select": ("oneOf", "default"),
+    "number": ("minimum", "maximum", "default"),
+    "integer": ("minimum", "maximum", "default"),
+    "boolean": ("default",),
+    "multi-select": ("items", "minItems", "maxItems", "default"),
+}
+FORMATS = ("email", "uri", "date", "date-time")
+
+
+def _is_number(value: object) -> TypeGuard[int | float]:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _strings(value: object) -> TypeGuard[list[str]]:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _variant(prop: dict[str, Any]) -> str | None:
+    kind = prop.get("type")
+    if kind == "string":
+        if "enum" in prop:
+            return "legacy enum"
+        if "oneOf" in prop:
+            return "titled single-select"
+        return "string"
+    if kind == "array":
+        return "multi-select"
+    if kind in ("number", "integer", "boolean"):
+        return str(kind)
+    return None
+
+
+def _choices(prop: dict[str, Any], variant: str) -> list[str] | None:
+    """The values a single- or multi-select property offers (None when not a select)."""
+    if variant == "legacy enum" and _strings(prop.get("enum")):
+        return list(prop["enum"])
+    if variant == "titled single-select" and isinstance(prop.get("oneOf"), list):
+        return [o["const"] for o in prop["oneOf"] if isinstance(o, dict) and isinstance(o.get("const"), str)]
+    if variant == "multi-select":
+        items = as_object(prop.get("items"))
+        if _strings(items.get("enum")):
+            return list(items["enum"])
+        if isinstance(items.get("anyOf"), list):
+            return [o["const"] for o in items["anyOf"] if isinstance(o, dict) and isinstance(o.get("const"), str)]
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _FormSchema:
+    """A resolved requestedSchema and how to report on it."""
+
+    elicitation: Elicitation
+    schema: Any
+    pointer: str
+
+    @classmethod
+    def of(cls, elicitation: Elicitation, resolved: Resolved) -> _FormSchema:
+        return cls(elicitation, resolved.value, resolved.pointer)
+
+    def context(self) -> str:
+        where = self.elicitation.label
+        if self.pointer.startswith("/components/"):
+            return f"{where} (schema from {self.pointer})"
+        return where
+
+    def properties(self) -> Iterator[tuple[str, dict[str, Any], str]]:
+        for name, prop in as_object(as_object(self.schema).get("properties")).items():
+            if isinstance(prop, dict):
+                yield name, prop, jp.join(self.pointer, "properties", name)
+
+
+def _form_schemas(document: Document) -> Iterator[_FormSchema]:
+    for elicitation in document.elicitations:
+        if elicitation.data.get("mode") != "form":
+            continue
+        resolved = document.resolved_form_schema(elicitation)
+        if resolved is not None:
+            yield _FormSchema.of(elicitation, resolved)
+
+
+@rule("mcpdesc.elicitation.name-unique")
+def names_unique(document: Document) -> Iterator[Diagnostic]:
+    first: dict[tuple[str, str], str] = {}
+    for elicitation in document.elicitations:
+        name = elicitation.data.get("name")
+        if not isinstance(name, str):
+            continue
+        key = (elicitation.primitive.pointer, name)
+        if key in first:
+            yield error(
+                "mcpdesc.elicitation.name-unique",
+                "duplicate-elicitation-name",
+                f"{elicitation.primitive.label} declares elicitation {name!r} twice "
+                f"(first at {first[key]}); names are case-sensitive and unique per primitive",
+                jp.join(elicitation.pointer, "name"),
+                "req-elicitation-name-unique",
+            )
+        else:
+            first[key] = elicitation.pointer
+
+
+def _members_problem(form: _FormSchema, pointer: str, code: str, message: str) -> Diagnostic:
+    return error(
+        MEMBERS, code, f"{message} in the requestedSchema of {form.context()}", pointer, "req-elicitation-form-shape"
+    )
+
+
+def _check_root(form: _FormSchema) -> Iterator[Diagnostic]:
+    schema = form.schema
+    if not isinstance(schema, dict):
+        yield _members_problem(
+            form, form.pointer, "elicitation-form-schema-not-object", "the schema must be an object schema"
+        )
+        return
+    if schema.get("type") != "object":
+        yield _members_problem(
+            form,
+            jp.join(form.pointer, "type") if "type" in schema else form.pointer,
+            "elicitation-form-schema-not-object",
+            "the schema root must have type 'object'",
+        )
+    if not isinstance(schema.get("properties"), dict):
+        yield _members_problem(
+            form,
+            jp.join(form.pointer, "properties") if "properties" in schema else form.pointer,
+            "elicitation-form-schema-properties",
+            "the schema root needs a 'properties' object",
+        )
+    for keyword in schema:
+        if keyword not in _ROOT_KEYWORDS:
+            yield _members_problem(
+                form,
+                jp.join(form.pointer, keyword),
+                "elicitation-form-schema-keyword",
+                f"keyword {keyword!r} is not allowed at the root (only {', '.join(_ROOT_KEYWORDS)})",
+            )
+    if "$schema" in schema and not isinstance(schema["$schema"], str):
+        yield _members_problem(
+            form, jp.join(form.pointer, "$schema"), "elicitation-form-schema-value", "'$schema' must be a string"
+        )
+    required = schema.get("required")
+    if "required" in schema and (not _strings(required) or len(set(required)) != len(required)):
+        yield _members_problem(
+            form,
+            jp.join(form.pointer, "required"),
+            "elicitation-form-schema-value",
+            "'required' must be an array of distinct property names",
+        )
+    for name, value in as_object(schema.get("properties")).items():
+        if not isinstance(value, dict):
+            yield _members_problem(
+                form,
+                jp.join(form.pointer, "properties", name),
+                "elicitation-form-schema-property",
+                f"property {name!r} must be an object schema",
+            )
+
+
+def _check_property(form: _FormSchema, name: str, prop: dict[str, Any], at: str) -> Iterator[Diagnostic]:
+    variant = _variant(prop)
+    if variant is None:
+        kind = prop.get("type")
+        detail = (
+            "nested objects are not allowed"
+            if kind == "object"
+            else (f"type {kind!r} is not supported" if "type" in prop else "it has no 'type'")
+        )
+        yield _members_problem(
+            form,
+            jp.join(at, "type") if "type" in prop else at,
+            "elicitation-form-schema-type",
+            f"property {name!r} is not an MCP primitive schema: {detail} "
+            "(string, number, integer, boolean, or an array multi-select)",
+        )
+        return
+    allowed = _COMMON + _VARIANT_KEYWORDS[variant]
+    for keyword in prop:
+        if keyword not in allowed:
+            yield _members_problem(
+                form,
+                jp.join(at, keyword),
+                "elicitation-form-schema-keyword",
+                f"keyword {keyword!r} is not allowed in {variant} property {name!r}",
+            )
+
+    def bad(keyword: str, expectation: str) -> Diagnostic:
+        return _members_problem(
+            form,
+            jp.join(at, keyword),
+            "elicitation-form-schema-value",
+            f"{keyword!r} of property {name!r} must be {expectation}",
+        )
+
+    for keyword in ("title", "description"):
+        if keyword in prop and not isinstance(prop[keyword], str):
+            yield bad(keyword, "a string")
+    for keyword in ("minLength", "maxLength", "minItems", "maxItems"):
+        if keyword in prop and keyword in allowed and not _is_count(prop[keyword]):
+            yield bad(keyword, "a non-negative integer")
+    for keyword in ("minimum", "maximum"):
+        if keyword in prop and keyword in allowed and not _is_number(prop[keyword]):
+            yield bad(keyword, "a number")
+    if variant == "string" and "format" in prop and prop["format"] not in FORMATS:
+        yield _members_problem(
+            form,
+            jp.join(at, "format"),
+            "elicitation-form-schema-format",
+            f"format {prop['format']!r} of property {name!r} is not supported (supported: {', '.join(FORMATS)})",
+        )
+    if variant == "legacy enum":
+        if not _strings(prop["enum"]) or not prop["enum"]:
+            yield bad("enum", "a non-empty array of strings")
+        if "enumNames" in prop and not _strings(prop["enumNames"]):
+            yield bad("enumNames", "an array of strings")
+    if variant == "titled single-select":
+        yield from _check_titled_options(form, name, prop.get("oneOf"), jp.join(at, "oneOf"))
+    if variant == "multi-select":
+        yield from _check_items(form, name, prop.get("items"), jp.join(at, "items"))
+    if "default" in prop:
+        default = prop["default"]
+        expected = {
+            "string": (isinstance(default, str), "a string"),
+            "legacy enum": (isinstance(default, str), "a string"),
+            "titled single-select": (isinstance(default, str), "a string"),
+            "number": (_is_number(default), "a number"),
+            "integer": (isinstance(default, int) and not isinstance(default, bool), "an integer"),
+            "boolean": (isinstance(default, bool), "a boolean"),
+            "multi-select": (_strings(default), "an array of strings"),
+        }[variant]
+        if not expected[0]:
+            yield bad("default", expected[1])
+
+
+def _check_titled_options(form: _FormSchema, name: str, options: object, at: str) -> Iterator[Diagnostic]:
+    if not isinstance(options, list) or not options:
+        yield _members_problem(
+            form,
+            at,
+            "elicitation-form-schema-value",
+            f"the options of property {name!r} must be a non-empty array of {{const, title}} objects",
+        )
+        return
+    for index, option in enumerate(options):
+        if not (
+            isinstance(option, dict)
+            and set(option) == {"const", "title"}
+            and isinstance(option["const"], str)
+            and isinstance(option["title"], str)
+        ):
+            yield _members_problem(
+                form,
+                jp.join(at, index),
+                "elicitation-form-schema-value",
+                f"option {index} of property {name!r} must be exactly {{const: string, title: string}}",
+            )
+
+
+def _check_items(form: _FormSchema, name: str, items: object, at: str) -> Iterator[Diagnostic]:
+    if isinstance(items, dict) and set(items) == {"type", "enum"} and items["type"] == "string":
+        if not _strings(items["enum"]) or not items["enum"]:
+            yield _members_problem(
+                form,
+                jp.join(at, "enum"),
+                "elicitation-form-schema-value",
+                f"the item choices of property {name!r} must be a non-empty array of strings",
+            )
+        return
+    if isinstance(items, dict) and set(items) == {"anyOf"}:
+        yield from _check_titled_options(form, name, items["anyOf"], jp.join(at, "anyOf"))
+        return
+    yield _members_problem(
+        form,
+        at,
+        "elicitation-form-schema-nesting",
+        f"array property {name!r} must be a multi-select: items {{type: string, enum: [...]}} "
+        "or {anyOf: [{const, title}, ...]}; other arrays are not allowed",
+    )
+
+
+@rule(MEMBERS)
+def form_schema_members(document: Document) -> Iterator[Diagnostic]:
+    checked: set[str] = set()
+    for form in _form_schemas(document):
+        if form.pointer in checked:
+            continue  # a shared component is reported once, where it lives
+        checked.add(form.pointer)
+        yield from _check_root(form)
+        for name, prop, at in form.properties():
+            yield from _check_property(form, name, prop, at)
+
+
+@rule(PROTOCOL_SHAPE)
+def form_schema_protocol_shape(document: Document) -> Iterator[Diagnostic]:
+    for form in _form_schemas(document):
+        if FIRST_FORM_REVISION not in form.elicitation.scope:
+            continue
+
+        def mismatch(pointer: str, what: str, form: _FormSchema = form) -> Diagnostic:
+            return error(
+                PROTOCOL_SHAPE,
+                "elicitation-form-schema-version-mismatch",
+                f"{form.context()} applies to {FIRST_FORM_REVISION}, whose form schemas do not allow {what}; "
+                "narrow its protocolVersions or split the declaration",
+                pointer,
+                "req-elicitation-form-vocabulary",
+            )
+
+        if "$schema" in as_object(form.schema):
+            yield mismatch(jp.join(form.pointer, "$schema"), "'$schema'")
+        for name, prop, at in form.properties():
+            variant = _variant(prop)
+            if variant == "titled single-select":
+                yield mismatch(jp.join(at, "oneOf"), f"titled single-select enums (property {name!r})")
+            elif variant == "multi-select":
+                yield mismatch(at, f"multi-select arrays (property {name!r})")
+            if "default" in prop and variant not in ("boolean", "multi-select", None):
+                yield mismatch(jp.join(at, "default"), f"a default on a non-boolean property ({name!r})")
+
+
+@rule(CONSISTENCY)
+def form_schema_consistency(document: Document) -> Iterator[Diagnostic]:
+    checked: set[str] = set()
+    for form in _form_schemas(document):
+        if form.pointer in checked:
+            continue
+        checked.add(form.pointer)
+        schema = as_object(form.schema)
+        declared = as_object(schema.get("properties"))
+        required = schema.get("required")
+        if isinstance(required, list):
+            for index, name in enumerate(required):
+                if isinstance(name, str) and name not in declared:
+                    yield error(
+                        CONSISTENCY,
+                        "elicitation-form-required-property-unknown",
+                        f"'required' names {name!r}, which is not a property of the requestedSchema "
+                        f"of {form.context()}",
+                        jp.join(form.pointer, "required", index),
+                        "req-elicitation-form-required",
+                    )
+        for name, prop, at in form.properties():
+            yield from _property_consistency(form, name, prop, at)
+
+
+def _property_consistency(form: _FormSchema, name: str, prop: dict[str, Any], at: str) -> Iterator[Diagnostic]:
+    variant = _variant(prop)
+    if variant is None:
+        return
+    enum = prop.get("enum")
+    names = prop.get("enumNames")
+    if variant == "legacy enum" and isinstance(enum, list) and isinstance(names, list) and len(names) != len(enum):
+        yield error(
+            CONSISTENCY,
+            "elicitation-form-enum-names-mismatch",
+            f"property {name!r} has {len(enum)} enum values but {len(names)} enumNames",
+            jp.join(at, "enumNames"),
+            "req-elicitation-form-enum-names",
+        )
+    choices = _choices(prop, variant)
+    if choices is not None and "default" in prop:
+        default = prop["default"]
+        outside = (
+            [v for v in default if v not in choices]
+            if isinstance(default, list)
+            else ([default] if default not in choices else [])
+        )
+        if outside:
+            yield error(
+                CONSISTENCY,
+                "elicitation-form-default-outside-enum",
+                f"default {', '.join(repr(v) for v in outside)} of property {name!r} is not among its choices "
+                f"({', '.join(repr(c) for c in choices)})",
+                jp.join(at, "default"),
+                "req-elicitation-form-defaults",
+            )
+    for low, high in (("minLength", "maxLength"), ("minimum", "maximum"), ("minItems", "maxItems")):
+        lo, hi = prop.get(low), prop.get(high)
+        if _is_number(lo) and _is_number(hi) and lo > hi:
+            yield error(
+                CONSISTENCY,
+                "elicitation-form-invalid-range",
+                f"property {name!r} has {low} {lo} greater than {high} {hi}",
+                jp.join(at, low),
+                "req-elicitation-form-ranges",
+            )
+
+
+@rule("mcp.elicitation.protocol-version")
+def mode_supported(document: Document) -> Iterator[Diagnostic]:
+    for elicitation in document.elicitations:
+        if elicitation.data.get("mode") == "url" and FIRST_FORM_REVISION in elicitation.scope:
+            yield error(
+                "mcp.elicitation.protocol-version",
+                "elicitation-mode-not-supported-by-version",
+                f"{elicitation.label} uses url mode, which MCP {FIRST_FORM_REVISION} does not support; "
+                "limit its protocolVersions to 2025-11-25 and later, or split it",
+                jp.join(elicitation.pointer, "mode"),
+                "req-elicitation-protocol-versions",
+            )

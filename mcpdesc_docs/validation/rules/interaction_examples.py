@@ -1,0 +1,194 @@
+"""The steps of tool interaction examples (digest 2.9): what each protocol version allows,
+consistency with the Tool's elicitation declarations, responses, roots, and the client
+requirements the Tool declares."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ...diagnostics import Diagnostic, error, warning
+from ...source import pointer as jp
+from ...spec.revisions import before, describe
+from ..document import Document, as_list, as_object
+from ..json_schema import compile_schema, instance_errors
+from ..registry import rule
+from .results import Example, examples_of
+
+STEPS = "mcpdesc.interaction-example.steps"
+VERSIONS = "mcp.interaction-example.protocol-version"
+REQUIREMENTS = "mcpdesc.interaction-example.client-requirements"
+
+
+def _steps(document: Document) -> Iterator[tuple[Example, int, str, Mapping[str, Any]]]:
+    for example in examples_of(document, "tool", "interactionExamples"):
+        for index, raw in enumerate(as_list(example.data.get("steps"))):
+            if isinstance(raw, Mapping):
+                yield example, index, jp.join(example.pointer, "steps", index), raw
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+@rule(VERSIONS)
+def step_versions(document: Document) -> Iterator[Diagnostic]:
+    code = "interaction-example-version-mismatch"
+    for example, _, at, step in _steps(document):
+        scope = example.primitive.scope
+        kind = step.get("type")
+        request = as_object(step.get("request"))
+        checks: list[tuple[str, str, str]] = []
+        if kind == "elicitation":
+            checks.append(("2025-06-18", jp.join(at, "type"), "elicitation steps"))
+            if request.get("mode") == "url":
+                checks.append(("2025-11-25", jp.join(at, "request", "mode"), "URL-mode elicitation"))
+        if kind == "sampling":
+            for member in ("tools", "toolChoice"):
+                if member in request:
+                    checks.append(("2025-11-25", jp.join(at, "request", member), f"sampling {member!r}"))
+        for floor, pointer, words in checks:
+            early = before(scope, floor)
+            if early:
+                yield error(
+                    VERSIONS,
+                    code,
+                    f"{example.label}: {words} are not defined by protocol version(s) {describe(early)} "
+                    f"({floor} and later)",
+                    pointer,
+                )
+
+
+@rule(STEPS)
+def step_consistency(document: Document) -> Iterator[Diagnostic]:
+    for example, index, at, step in _steps(document):
+        kind = step.get("type")
+        request = as_object(step.get("request"))
+        response = as_object(step.get("response"))
+        label = f"{example.label}, step {index + 1}"
+        if kind == "elicitation":
+            yield from _elicitation_step(document, example, label, at, step, request, response)
+        elif kind == "roots":
+            for position, root in enumerate(as_list(response.get("roots"))):
+                uri = as_object(root).get("uri")
+                if isinstance(uri, str) and not uri.startswith("file://"):
+                    yield error(
+                        STEPS,
+                        "interaction-example-roots-uri",
+                        f"{label}: root URIs must start with file:// (got {uri!r})",
+                        jp.join(at, "response", "roots", position, "uri"),
+                    )
+
+
+def _elicitation_step(
+    document: Document,
+    example: Example,
+    label: str,
+    at: str,
+    step: Mapping[str, Any],
+    request: Mapping[str, Any],
+    response: Mapping[str, Any],
+) -> Iterator[Diagnostic]:
+    mode = request.get("mode")
+    action = response.get("action")
+    if "content" in response and (action != "accept" or mode == "url"):
+        yield error(
+            STEPS,
+            "interaction-example-elicitation-response-mismatch",
+            f"{label}: only an accepted form-mode elicitation returns content (this is {mode} / {action})",
+            jp.join(at, "response", "content"),
+        )
+    if mode == "form" and action == "accept":
+        if "content" not in response:
+            yield error(
+                STEPS,
+                "interaction-example-elicitation-response-mismatch",
+                f"{label}: an accepted form-mode elicitation returns the user's content",
+                jp.join(at, "response"),
+            )
+        elif isinstance(request.get("requestedSchema"), Mapping):
+            errors = instance_errors(compile_schema(request["requestedSchema"]), response["content"]) or []
+            for problem in errors:
+                yield error(
+                    STEPS,
+                    "interaction-example-elicitation-content-schema-mismatch",
+                    f"{label}: the accepted content does not match the request schema: {problem.message}",
+                    jp.join(at, "response", "content", *problem.path),
+                )
+    name = step.get("declaration")
+    if not isinstance(name, str):
+        return
+    declarations = {
+        as_object(d).get("name"): (position, as_object(d))
+        for position, d in enumerate(as_list(example.primitive.data.get("elicitations")))
+    }
+    if name not in declarations:
+        yield error(
+            STEPS,
+            "unknown-elicitation-declaration",
+            f"{label}: {example.primitive.label} has no elicitation declaration named {name!r}",
+            jp.join(at, "declaration"),
+        )
+        return
+    position, declaration = declarations[name]
+    mismatch = "interaction-example-elicitation-declaration-mismatch"
+    if declaration.get("mode") != mode:
+        yield error(
+            STEPS,
+            mismatch,
+            f"{label}: the request's mode {mode!r} differs from declaration {name!r} ({declaration.get('mode')!r})",
+            jp.join(at, "request", "mode"),
+        )
+        return
+    if mode == "form" and "requestedSchema" in declaration:
+        pointer = jp.join(example.primitive.pointer, "elicitations", position, "requestedSchema")
+        resolved = document.resolve(declaration["requestedSchema"], pointer, "schemas")
+        if resolved is not None and _canonical(resolved.value) != _canonical(request.get("requestedSchema")):
+            yield error(
+                STEPS,
+                mismatch,
+                f"{label}: the requestedSchema differs from the one declaration {name!r} declares",
+                jp.join(at, "request", "requestedSchema"),
+            )
+    if mode == "url" and "url" in declaration and declaration["url"] != request.get("url"):
+        yield error(
+            STEPS,
+            mismatch,
+            f"{label}: the URL differs from the one declaration {name!r} fixes",
+            jp.join(at, "request", "url"),
+        )
+
+
+@rule(REQUIREMENTS)
+def contradicts_requirements(document: Document) -> Iterator[Diagnostic]:
+    code = "interaction-example-client-requirements-contradiction"
+    for example, index, at, step in _steps(document):
+        tool = example.primitive.data
+        if "clientRequirements" not in tool:
+            continue  # requirements are never inferred when none are declared
+        requirements = as_object(tool["clientRequirements"])
+        kind = step.get("type")
+        label = f"{example.label}, step {index + 1}"
+        missing: str | None = None
+        if kind in ("roots", "sampling") and kind not in requirements:
+            missing = kind
+        elif kind == "elicitation":
+            mode = as_object(step.get("request")).get("mode")
+            elicitation = requirements.get("elicitation")
+            # An empty elicitation capability means form mode only (as before modes existed).
+            if elicitation is None:
+                missing = "elicitation"
+            elif isinstance(elicitation, Mapping) and (
+                (mode == "url" and "url" not in elicitation)
+                or (mode == "form" and elicitation and "form" not in elicitation)
+            ):
+                missing = f"elicitation.{mode}"
+        if missing:
+            yield warning(
+                REQUIREMENTS,
+                code,
+                f"{label}: the step needs the client capability {missing!r}, which the tool's clientRequirements "
+                "do not list",
+                jp.join(at, "type"),
+            )

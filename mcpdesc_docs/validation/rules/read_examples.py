@@ -1,0 +1,414 @@
+"""Resource, resource-template, prompt and completion examples (digest 2.10-2.13, 4.8)."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ...diagnostics import Diagnostic, error, warning
+from ...source import pointer as jp
+from ...spec.revisions import before, describe
+from ..document import Document, Primitive, as_list, as_object
+from ..registry import rule
+from ..uri_templates import could_expand_to, is_valid_template, variable_names
+from .results import RESULT_TYPE_REVISION, Example, completed, content_blocks, examples_of, meta_floor, result_type
+
+READ_KINDS = ("resource", "resource-template")
+COMPLETION_FLOOR = "2025-03-26"
+CONTEXT_FLOOR = "2025-06-18"
+
+
+def _read_examples(document: Document) -> Iterator[Example]:
+    for kind in READ_KINDS:
+        yield from examples_of(document, kind)
+
+
+def _requested_uri(example: Example) -> str | None:
+    value = example.primitive.data.get("uri") if example.primitive.kind == "resource" else example.data.get("uri")
+    return value if isinstance(value, str) else None
+
+
+@rule("mcpdesc.resource-example.result")
+def read_result_completed(document: Document) -> Iterator[Diagnostic]:
+    rule_id = "mcpdesc.resource-example.result"
+    for example in _read_examples(document):
+        result = as_object(example.data.get("result"))
+        at = jp.join(example.pointer, "result")
+        yield from completed(
+            result,
+            at,
+            example.label,
+            rule_id,
+            "resource-example-json-rpc-envelope",
+            "incomplete-resource-example-result",
+        )
+        ttl = result.get("ttlMs")
+        if "ttlMs" in result and (isinstance(ttl, bool) or not isinstance(ttl, int | float) or ttl < 0):
+            yield error(
+                rule_id,
+                "resource-example-cache-fields-invalid",
+                f"{example.label}: ttlMs must be a number of milliseconds, 0 or more",
+                jp.join(at, "ttlMs"),
+            )
+        if "cacheScope" in result and result["cacheScope"] not in ("public", "private"):
+            yield error(
+                rule_id,
+                "resource-example-cache-fields-invalid",
+                f"{example.label}: cacheScope must be 'public' or 'private'",
+                jp.join(at, "cacheScope"),
+            )
+        contents = result.get("contents")
+        if not isinstance(contents, list) or not contents:
+            yield error(
+                rule_id,
+                "resource-example-contents-missing",
+                f"{example.label}: a completed read result has a non-empty 'contents' array",
+                jp.join(at, "contents") if "contents" in result else at,
+            )
+            continue
+        for index, raw in enumerate(contents):
+            entry = as_object(raw)
+            if not isinstance(entry.get("uri"), str) or ("text" in entry) == ("blob" in entry):
+                yield error(
+                    rule_id,
+                    "resource-example-contents-invalid",
+                    f"{example.label}: each contents entry has a 'uri' and exactly one of 'text' or 'blob'",
+                    jp.join(at, "contents", index),
+                )
+
+
+@rule("mcp.resource-example.protocol-shape")
+def read_result_shape(document: Document) -> Iterator[Diagnostic]:
+    rule_id = "mcp.resource-example.protocol-shape"
+    for example in _read_examples(document):
+        result = as_object(example.data.get("result"))
+        at = jp.join(example.pointer, "result")
+        scope = example.primitive.scope
+        yield from result_type(result, at, scope, example.label, rule_id, "resource-example-result-version-mismatch")
+        yield from meta_floor(result, at, scope, example.label, rule_id, "resource-example-result-version-mismatch")
+        early = before(scope, RESULT_TYPE_REVISION)
+        for member in ("ttlMs", "cacheScope"):
+            if RESULT_TYPE_REVISION in scope and member not in result:
+                yield error(
+                    rule_id,
+                    "resource-example-cache-fields-version-mismatch",
+                    f"{example.label}: protocol version {RESULT_TYPE_REVISION} requires {member!r} in read results",
+                    at,
+                )
+            if early and member in result:
+                yield error(
+                    rule_id,
+                    "resource-example-cache-fields-version-mismatch",
+                    f"{example.label}: {member!r} is not defined by protocol version(s) {describe(early)}",
+                    jp.join(at, member),
+                )
+        for index, entry in enumerate(as_list(result.get("contents"))):
+            yield from meta_floor(
+                as_object(entry),
+                jp.join(at, "contents", index),
+                scope,
+                example.label,
+                rule_id,
+                "resource-example-content-version-mismatch",
+            )
+
+
+def _blob_length(blob: str) -> int | None:
+    """Decoded length of canonical base64, else None."""
+    try:
+        decoded = base64.b64decode(blob, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return len(decoded) if base64.b64encode(decoded).decode("ascii") == blob else None
+
+
+@rule("mcpdesc.resource-example.content")
+def read_contents(document: Document) -> Iterator[Diagnostic]:
+    rule_id = "mcpdesc.resource-example.content"
+    for example in _read_examples(document):
+        result = as_object(example.data.get("result"))
+        contents = [as_object(entry) for entry in as_list(result.get("contents"))]
+        at = jp.join(example.pointer, "result", "contents")
+        requested = _requested_uri(example)
+        total = 0
+        measurable = True
+        measured = False
+        for index, entry in enumerate(contents):
+            blob = entry.get("blob")
+            counts = requested is None or entry.get("uri") == requested
+            if isinstance(blob, str):
+                length = _blob_length(blob)
+                if length is None:
+                    measurable = False
+                    yield error(
+                        rule_id,
+                        "invalid-resource-example-base64",
+                        f"{example.label}: blob is not canonical base64 (RFC 4648, with padding)",
+                        jp.join(at, index, "blob"),
+                    )
+                elif counts:
+                    total += length
+                    measured = True
+            elif isinstance(entry.get("text"), str) and counts:
+                total += len(entry["text"].encode("utf-8"))
+                measured = True
+            declared_mime = example.primitive.data.get("mimeType")
+            entry_mime = entry.get("mimeType")
+            # Only the entry for the requested URI is the declared resource; others (a
+            # directory's children, say) may well have types of their own.
+            describes_declaration = requested is None or entry.get("uri") == requested
+            if (
+                describes_declaration
+                and isinstance(declared_mime, str)
+                and isinstance(entry_mime, str)
+                and entry_mime != declared_mime
+            ):
+                yield warning(
+                    rule_id,
+                    "resource-example-mime-type-mismatch",
+                    f"{example.label}: the entry's mimeType {entry_mime!r} differs from the "
+                    f"declaration's {declared_mime!r}",
+                    jp.join(at, index, "mimeType"),
+                )
+        if contents and requested is not None and not any(entry.get("uri") == requested for entry in contents):
+            yield warning(
+                rule_id,
+                "resource-example-requested-uri-not-returned",
+                f"{example.label}: no contents entry has the requested URI {requested!r}",
+                at,
+            )
+        size = example.primitive.data.get("size")
+        if (
+            example.primitive.kind == "resource"
+            and isinstance(size, int | float)
+            and not isinstance(size, bool)
+            and measured
+            and measurable
+            and total != size
+        ):
+            yield warning(
+                rule_id,
+                "resource-example-size-mismatch",
+                f"{example.label}: the example holds {total} bytes but the resource declares size {size}",
+                at,
+            )
+
+
+@rule("mcpdesc.resource-template-example.uri")
+def template_example_uri(document: Document) -> Iterator[Diagnostic]:
+    rule_id = "mcpdesc.resource-template-example.uri"
+    for template in document.primitives_of("resource-template"):
+        pattern = template.data.get("uriTemplate")
+        if not isinstance(pattern, str):
+            continue
+        valid = is_valid_template(pattern)
+        if not valid:
+            yield error(
+                rule_id,
+                "resource-template-example-invalid-template",
+                f"{template.label}: uriTemplate is not a valid RFC 6570 URI template",
+                jp.join(template.pointer, "uriTemplate"),
+            )
+            continue
+        for example in examples_of(document, "resource-template"):
+            if example.primitive is not template:
+                continue
+            uri = example.data.get("uri")
+            if isinstance(uri, str) and not could_expand_to(pattern, uri):
+                yield error(
+                    rule_id,
+                    "resource-template-example-invalid-expansion",
+                    f"{example.label}: {uri!r} is not an expansion of {pattern!r}",
+                    jp.join(example.pointer, "uri"),
+                )
+
+
+def _declared_arguments(prompt: Primitive) -> dict[str, bool]:
+    arguments: dict[str, bool] = {}
+    for raw in as_list(prompt.data.get("arguments")):
+        argument = as_object(raw)
+        if isinstance(argument.get("name"), str):
+            arguments[argument["name"]] = argument.get("required") is True
+    return arguments
+
+
+@rule("mcpdesc.prompt-example.arguments")
+def prompt_example_arguments(document: Document) -> Iterator[Diagnostic]:
+    rule_id = "mcpdesc.prompt-example.arguments"
+    for example in examples_of(document, "prompt"):
+        declared = _declared_arguments(example.primitive)
+        given = as_object(example.data.get("arguments"))
+        for name in given:
+            if name not in declared:
+                yield error(
+                    rule_id,
+                    "prompt-example-unknown-argument",
+                    f"{example.label}: {name!r} is not an argument of the prompt",
+                    jp.join(example.pointer, "arguments", name),
+                )
+        for name, required in declared.items():
+            if required and name not in given:
+                yield error(
+                    rule_id,
+                    "prompt-example-missing-required-argument",
+                    f"{example.label}: the required argument {name!r} is missing",
+                    jp.join(example.pointer, "arguments") if "arguments" in example.data else example.pointer,
+                )
+
+
+@rule("mcpdesc.prompt-example.result")
+def prompt_example_result(document: Document) -> Iterator[Diagnostic]:
+    rule_id = "mcpdesc.prompt-example.result"
+    for example in examples_of(document, "prompt"):
+        result = as_object(example.data.get("result"))
+        at = jp.join(example.pointer, "result")
+        yield from completed(
+            result, at, example.label, rule_id, "prompt-example-json-rpc-envelope", "incomplete-prompt-example-result"
+        )
+        messages = result.get("messages")
+        if not isinstance(messages, list):
+            yield error(
+                rule_id,
+                "prompt-example-messages-missing",
+                f"{example.label}: a prompt result has a 'messages' array",
+                jp.join(at, "messages") if "messages" in result else at,
+            )
+            continue
+        for index, raw in enumerate(messages):
+            message = as_object(raw)
+            if message.get("role") not in ("user", "assistant") or not isinstance(message.get("content"), Mapping):
+                yield error(
+                    rule_id,
+                    "prompt-example-message-invalid",
+                    f"{example.label}: each message has a role (user or assistant) and one content block",
+                    jp.join(at, "messages", index),
+                )
+
+
+@rule("mcp.prompt-example.protocol-shape")
+def prompt_example_shape(document: Document) -> Iterator[Diagnostic]:
+    rule_id = "mcp.prompt-example.protocol-shape"
+    for example in examples_of(document, "prompt"):
+        result = as_object(example.data.get("result"))
+        at = jp.join(example.pointer, "result")
+        scope = example.primitive.scope
+        yield from result_type(result, at, scope, example.label, rule_id, "prompt-example-result-version-mismatch")
+        yield from meta_floor(result, at, scope, example.label, rule_id, "prompt-example-result-version-mismatch")
+        for index, raw in enumerate(as_list(result.get("messages"))):
+            message = as_object(raw)
+            if "content" in message:
+                yield from content_blocks(
+                    message["content"],
+                    jp.join(at, "messages", index, "content"),
+                    scope,
+                    example.label,
+                    rule_id,
+                    "prompt-example-content-version-mismatch",
+                )
+
+
+def _completion_targets(primitive: Primitive) -> tuple[set[str] | None, str]:
+    """The names a completion may target, or None when the template cannot be parsed."""
+    if primitive.kind == "prompt":
+        return set(_declared_arguments(primitive)), "prompt"
+    pattern = primitive.data.get("uriTemplate")
+    if not isinstance(pattern, str) or not is_valid_template(pattern):
+        return None, "resource-template"
+    return set(variable_names(pattern)), "resource-template"
+
+
+def _completion_examples(document: Document) -> Iterator[Example]:
+    for kind in ("prompt", "resource-template"):
+        yield from examples_of(document, kind, "completionExamples")
+
+
+@rule("mcpdesc.completion-example.target")
+def completion_targets(document: Document) -> Iterator[Diagnostic]:
+    rule_id = "mcpdesc.completion-example.target"
+    for example in _completion_examples(document):
+        targets, kind = _completion_targets(example.primitive)
+        if targets is None:
+            yield error(
+                rule_id,
+                "resource-template-completion-example-invalid-template",
+                f"{example.label}: the template's uriTemplate is not a valid RFC 6570 URI template",
+                jp.join(example.primitive.pointer, "uriTemplate"),
+            )
+            continue
+        noun = "argument of the prompt" if kind == "prompt" else "variable of the URI template"
+        argument = as_object(example.data.get("argument")).get("name")
+        if isinstance(argument, str) and argument not in targets:
+            yield error(
+                rule_id,
+                "prompt-completion-example-unknown-argument"
+                if kind == "prompt"
+                else "resource-template-completion-example-unknown-variable",
+                f"{example.label}: {argument!r} is not an {noun}",
+                jp.join(example.pointer, "argument", "name"),
+            )
+        context = as_object(as_object(example.data.get("context")).get("arguments"))
+        for name in context:
+            at = jp.join(example.pointer, "context", "arguments", name)
+            if name == argument:
+                yield error(
+                    rule_id,
+                    "completion-example-duplicate-target-context",
+                    f"{example.label}: the context repeats the argument being completed ({name!r})",
+                    at,
+                )
+            elif name not in targets:
+                yield error(
+                    rule_id,
+                    "prompt-completion-example-context-unknown-argument"
+                    if kind == "prompt"
+                    else "resource-template-completion-example-context-unknown-variable",
+                    f"{example.label}: context names {name!r}, which is not an {noun}",
+                    at,
+                )
+
+
+@rule("mcp.completion-example.protocol-version")
+def completion_versions(document: Document) -> Iterator[Diagnostic]:
+    rule_id = "mcp.completion-example.protocol-version"
+    for example in _completion_examples(document):
+        scope = example.primitive.scope
+        early = before(scope, COMPLETION_FLOOR)
+        if early:
+            yield error(
+                rule_id,
+                "completion-example-version-mismatch",
+                f"{example.label}: completion is not defined by protocol version(s) {describe(early)} "
+                f"({COMPLETION_FLOOR} and later)",
+                example.pointer,
+            )
+        early_context = before(scope, CONTEXT_FLOOR)
+        if "context" in example.data and early_context:
+            yield error(
+                rule_id,
+                "completion-example-context-version-mismatch",
+                f"{example.label}: completion context is not defined by protocol version(s) "
+                f"{describe(early_context)} ({CONTEXT_FLOOR} and later)",
+                jp.join(example.pointer, "context"),
+            )
+        result: Mapping[str, Any] = as_object(example.data.get("result"))
+        at = jp.join(example.pointer, "result")
+        yield from result_type(result, at, scope, example.label, rule_id, "completion-example-result-version-mismatch")
+        yield from meta_floor(result, at, scope, example.label, rule_id, "completion-example-result-version-mismatch")
+        yield from completed(
+            result,
+            at,
+            example.label,
+            rule_id,
+            "completion-example-json-rpc-envelope",
+            "incomplete-completion-example-result",
+        )
+        values = as_object(result.get("completion")).get("values")
+        if not (isinstance(values, list) and len(values) <= 100 and all(isinstance(v, str) for v in values)):
+            yield error(
+                rule_id,
+                "completion-example-values-invalid",
+                f"{example.label}: completion.values must be an array of at most 100 strings",
+                jp.join(at, "completion"),
+            )

@@ -1,0 +1,109 @@
+"""Security requirements: scheme references, scope lists, OAuth scope catalogues."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...diagnostics import Diagnostic, error, warning
+from ...source import pointer as jp
+from ..document import Document, as_list, as_object
+from ..registry import rule
+
+
+def requirement_arrays(document: Document) -> Iterator[tuple[str, list[object]]]:
+    """Every Security Requirement Array in the document, with its pointer."""
+    if isinstance(document.data.get("security"), list):
+        yield "/security", document.data["security"]
+    for index, transport in enumerate(as_list(document.data.get("transports"))):
+        security = as_object(transport).get("security")
+        if isinstance(security, list):
+            yield jp.join("", "transports", index, "security"), security
+    for primitive in document.primitives:
+        security = primitive.data.get("security")
+        if isinstance(security, list):
+            yield jp.join(primitive.pointer, "security"), security
+
+
+def _requirements(document: Document) -> Iterator[tuple[str, str, list[object]]]:
+    """(pointer of the scope list, scheme name, scopes) for every requirement entry."""
+    for array_pointer, array in requirement_arrays(document):
+        for index, requirement in enumerate(array):
+            for scheme, scopes in as_object(requirement).items():
+                yield jp.join(array_pointer, index, scheme), scheme, list(as_list(scopes))
+
+
+def _schemes(document: Document) -> dict[str, dict[str, object]]:
+    return {name: dict(as_object(value)) for name, value in as_object(document.data.get("securitySchemes")).items()}
+
+
+@rule("mcpdesc.security.scheme-references")
+def schemes_declared(document: Document) -> Iterator[Diagnostic]:
+    schemes = _schemes(document)
+    for pointer, scheme, _ in _requirements(document):
+        if scheme not in schemes:
+            known = ", ".join(sorted(schemes)) or "none are declared"
+            yield error(
+                "mcpdesc.security.scheme-references",
+                "unknown-security-scheme",
+                f"security requirement names scheme {scheme!r}, which 'securitySchemes' does not declare "
+                f"(declared: {known})",
+                pointer,
+            )
+
+
+@rule("mcpdesc.security.scope-unique")
+def scopes_unique(document: Document) -> Iterator[Diagnostic]:
+    for pointer, scheme, scopes in _requirements(document):
+        seen: set[object] = set()
+        for index, scope in enumerate(scopes):
+            if isinstance(scope, str) and scope in seen:
+                yield error(
+                    "mcpdesc.security.scope-unique",
+                    "duplicate-security-scope",
+                    f"scope {scope!r} is listed twice for scheme {scheme!r}",
+                    jp.join(pointer, index),
+                )
+            seen.add(scope)
+
+
+@rule("mcpdesc.security.non-oauth-scopes")
+def scopes_only_for_oauth(document: Document) -> Iterator[Diagnostic]:
+    schemes = _schemes(document)
+    for pointer, scheme, scopes in _requirements(document):
+        scheme_type = schemes.get(scheme, {}).get("type")
+        if scheme_type in ("http", "apiKey") and scopes:
+            yield error(
+                "mcpdesc.security.non-oauth-scopes",
+                "non-oauth-scope-misuse",
+                f"scheme {scheme!r} is of type {scheme_type!r}, which has no scopes; use an empty list",
+                pointer,
+            )
+
+
+@rule("mcpdesc.security.scope-catalogue")
+def oauth_scopes_catalogued(document: Document) -> Iterator[Diagnostic]:
+    schemes = _schemes(document)
+    for pointer, scheme, scopes in _requirements(document):
+        definition = schemes.get(scheme, {})
+        if definition.get("type") == "oauth2":
+            catalogue: set[str] = set()
+            for flow in as_object(definition.get("flows")).values():
+                catalogue.update(as_object(as_object(flow).get("scopes")))
+            for index, scope in enumerate(scopes):
+                if isinstance(scope, str) and scope not in catalogue:
+                    yield warning(
+                        "mcpdesc.security.scope-catalogue",
+                        "uncatalogued-oauth-scope",
+                        f"scope {scope!r} is not listed in any flow of OAuth scheme {scheme!r}",
+                        jp.join(pointer, index),
+                    )
+        elif definition.get("type") == "openIdConnect":
+            for index, scope in enumerate(scopes):
+                if isinstance(scope, str):
+                    yield warning(
+                        "mcpdesc.security.scope-catalogue",
+                        "uncatalogued-oauth-scope",
+                        f"scope {scope!r} of OpenID Connect scheme {scheme!r} cannot be checked: "
+                        "the description has no static scope catalogue for it",
+                        jp.join(pointer, index),
+                    )

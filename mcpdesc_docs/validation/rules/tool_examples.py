@@ -1,0 +1,208 @@
+"""Tool examples and the input and result of tool interaction examples (digest 2.8, 4.8).
+
+Both show a complete ``tools/call``: arguments that the Tool's ``inputSchema`` accepts
+under every protocol version in scope, and a completed result whose shape each of those
+versions defines. Interaction examples share these rules; their steps are checked in
+``interaction_examples``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ...diagnostics import Diagnostic, error, warning
+from ...source import pointer as jp
+from ...spec.revisions import before, describe
+from ..document import Document, Primitive, as_object
+from ..json_schema import compile_schema, instance_errors
+from ..registry import rule
+from .results import Example, completed, content_blocks, examples_of, meta_floor, result_type
+
+COMPATIBILITY = "mcpdesc.tool-example.schema-compatibility"
+DIALECT_FLOOR = "2025-11-25"
+STRUCTURED_FLOOR = "2025-06-18"
+
+
+def tool_examples(document: Document) -> Iterator[Example]:
+    yield from examples_of(document, "tool", "examples")
+    yield from examples_of(document, "tool", "interactionExamples")
+
+
+def _tool_schema(document: Document, tool: Primitive, member: str) -> Any | None:
+    if member not in tool.data:
+        return None
+    resolved = document.resolve(tool.data[member], jp.join(tool.pointer, member), "schemas")
+    return None if resolved is None else resolved.value
+
+
+def _legacy_problems(schema: Any, value: Any) -> list[tuple[tuple[str | int, ...], str]]:
+    """The constraints interpretable without a dialect: object-ness, required, closed properties."""
+    if not isinstance(schema, Mapping):
+        return []
+    if schema.get("type") == "object" and not isinstance(value, dict):
+        return [((), "is not an object")]
+    if not isinstance(value, dict):
+        return []
+    problems: list[tuple[tuple[str | int, ...], str]] = []
+    required = schema.get("required")
+    for name in required if isinstance(required, list) else []:
+        if isinstance(name, str) and name not in value:
+            problems.append(((), f"{name!r} is a required property"))
+    properties = schema.get("properties")
+    if schema.get("additionalProperties") is False and isinstance(properties, Mapping):
+        for name in value:
+            if name not in properties:
+                problems.append(((name,), f"{name!r} is not a declared property (additionalProperties is false)"))
+    return problems
+
+
+def _check_against(
+    document: Document,
+    example: Example,
+    member: str,
+    value: Any,
+    at: str,
+    what: str,
+) -> Iterator[Diagnostic]:
+    tool = example.primitive
+    schema = _tool_schema(document, tool, member)
+    if schema is None:
+        return
+    compiled = compile_schema(schema)
+    incomplete = False
+    modern = any(revision >= DIALECT_FLOOR for revision in tool.scope)
+    if modern:
+        errors = instance_errors(compiled, value)
+        if errors is None:
+            incomplete = True
+        else:
+            for problem in errors:
+                yield error(
+                    COMPATIBILITY,
+                    "tool-example-schema-mismatch",
+                    f"{example.label}: {what} does not match the tool's {member}: {problem.message}",
+                    jp.join(at, *problem.path),
+                )
+    else:
+        for path, message in _legacy_problems(schema, value):
+            yield error(
+                COMPATIBILITY,
+                "tool-example-schema-mismatch",
+                f"{example.label}: {what} does not match the tool's {member}: {message}",
+                jp.join(at, *path),
+            )
+    early = before(tool.scope, DIALECT_FLOOR)
+    if early or compiled.external_refs or incomplete:
+        reason = (
+            f"protocol version(s) {describe(early)} define no schema dialect" if early else "it uses external $refs"
+        )
+        yield warning(
+            COMPATIBILITY,
+            "incomplete-tool-example-validation",
+            f"{example.label}: {what} could only be partly checked against {member} ({reason})",
+            at,
+        )
+
+
+@rule(COMPATIBILITY)
+def schema_compatibility(document: Document) -> Iterator[Diagnostic]:
+    for example in tool_examples(document):
+        if "input" in example.data:
+            yield from _check_against(
+                document, example, "inputSchema", example.data["input"], jp.join(example.pointer, "input"), "input"
+            )
+        result = as_object(example.data.get("result"))
+        if result.get("isError") is not True and "structuredContent" in result:
+            yield from _check_against(
+                document,
+                example,
+                "outputSchema",
+                result["structuredContent"],
+                jp.join(example.pointer, "result", "structuredContent"),
+                "structuredContent",
+            )
+
+
+@rule("mcp.tool-example.result.protocol-shape")
+def result_shape(document: Document) -> Iterator[Diagnostic]:
+    rule_id, code = "mcp.tool-example.result.protocol-shape", "tool-example-result-version-mismatch"
+    for example in tool_examples(document):
+        result = as_object(example.data.get("result"))
+        at = jp.join(example.pointer, "result")
+        scope = example.primitive.scope
+        yield from result_type(result, at, scope, example.label, rule_id, code)
+        yield from meta_floor(result, at, scope, example.label, rule_id, code)
+        if "structuredContent" in result:
+            early = before(scope, STRUCTURED_FLOOR)
+            if early:
+                yield error(
+                    rule_id,
+                    code,
+                    f"{example.label}: structuredContent is not defined by protocol version(s) {describe(early)}",
+                    jp.join(at, "structuredContent"),
+                )
+            pre_2026 = before(scope, "2026-07-28")
+            if pre_2026 and not isinstance(result["structuredContent"], dict):
+                yield error(
+                    rule_id,
+                    code,
+                    f"{example.label}: structuredContent must be an object under {describe(pre_2026)}",
+                    jp.join(at, "structuredContent"),
+                )
+
+
+@rule("mcp.tool-example.content.protocol-shape")
+def content_shape(document: Document) -> Iterator[Diagnostic]:
+    for example in tool_examples(document):
+        result = as_object(example.data.get("result"))
+        if "content" in result:
+            yield from content_blocks(
+                result["content"],
+                jp.join(example.pointer, "result", "content"),
+                example.primitive.scope,
+                example.label,
+                "mcp.tool-example.content.protocol-shape",
+                "tool-example-content-version-mismatch",
+            )
+
+
+@rule("mcpdesc.tool-example.completed")
+def completed_result(document: Document) -> Iterator[Diagnostic]:
+    rule_id = "mcpdesc.tool-example.completed"
+    for example in tool_examples(document):
+        result = as_object(example.data.get("result"))
+        at = jp.join(example.pointer, "result")
+        yield from completed(
+            result, at, example.label, rule_id, "tool-example-json-rpc-envelope", "incomplete-tool-example-result"
+        )
+        if not isinstance(result.get("content"), list):
+            yield error(
+                rule_id,
+                "tool-example-content-missing",
+                f"{example.label}: a completed tool result has a 'content' array (empty is allowed)",
+                jp.join(at, "content") if "content" in result else at,
+            )
+
+
+@rule("mcpdesc.tool-example.result-consistency")
+def result_consistency(document: Document) -> Iterator[Diagnostic]:
+    rule_id = "mcpdesc.tool-example.result-consistency"
+    for example in tool_examples(document):
+        result = as_object(example.data.get("result"))
+        at = jp.join(example.pointer, "result")
+        if result.get("isError") is True:
+            if "structuredContent" in result:
+                yield error(
+                    rule_id,
+                    "structured-tool-error-example",
+                    f"{example.label}: an error result (isError: true) must not carry structuredContent",
+                    jp.join(at, "structuredContent"),
+                )
+        elif "outputSchema" in example.primitive.data and "structuredContent" not in result:
+            yield error(
+                rule_id,
+                "missing-tool-example-structured-content",
+                f"{example.label}: the tool declares an outputSchema, so a successful result needs structuredContent",
+                at,
+            )

@@ -1,0 +1,190 @@
+"""Tool input and output schemas (digest 4.7): dialects, validity, the pre-2025-11-25 shape
+checks, external references, and ``x-mcp-header``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ...diagnostics import Diagnostic, error, warning
+from ...source import pointer as jp
+from ...spec.revisions import before, describe, outside
+from ..document import Document, Primitive
+from ..json_schema import compile_schema
+from ..registry import rule
+
+DIALECT_FLOOR = "2025-11-25"
+"""Tool schemas have a dialect (default 2020-12) from this protocol version on."""
+HEADER_REVISION = "2026-07-28"
+_HEADER_TOKEN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
+_HEADER_TYPES = ("string", "integer", "boolean")
+
+
+def tool_schemas(document: Document) -> Iterator[tuple[Primitive, str, str, Any]]:
+    """(tool, member, pointer where the schema lives, resolved schema) for inputSchema/outputSchema."""
+    for tool in document.primitives_of("tool"):
+        for member in ("inputSchema", "outputSchema"):
+            if member not in tool.data:
+                continue
+            resolved = document.resolve(tool.data[member], jp.join(tool.pointer, member), "schemas")
+            if resolved is not None:
+                yield tool, member, resolved.pointer, resolved.value
+
+
+def _modern(tool: Primitive) -> bool:
+    return any(revision >= DIALECT_FLOOR for revision in tool.scope)
+
+
+@rule("mcp.tool.schema-dialect")
+def schema_dialect(document: Document) -> Iterator[Diagnostic]:
+    for tool, member, pointer, schema in tool_schemas(document):
+        if not _modern(tool) or not isinstance(schema, Mapping) or "$schema" not in schema:
+            continue
+        compiled = compile_schema(schema)
+        if compiled.unsupported_dialect is not None:
+            yield error(
+                "mcp.tool.schema-dialect",
+                "unsupported-tool-schema-dialect",
+                f"{tool.label}: {member} declares the dialect {compiled.unsupported_dialect}; supported are "
+                "JSON Schema 2020-12 (the default) and draft-07",
+                jp.join(pointer, "$schema"),
+            )
+
+
+@rule("mcp.tool.schema-valid")
+def schema_valid(document: Document) -> Iterator[Diagnostic]:
+    for tool, member, pointer, schema in tool_schemas(document):
+        if not _modern(tool):
+            continue
+        compiled = compile_schema(schema)
+        if compiled.invalid is not None:
+            yield error(
+                "mcp.tool.schema-valid",
+                "invalid-tool-schema",
+                f"{tool.label}: {member} is not a valid JSON Schema: {compiled.invalid}",
+                pointer,
+            )
+
+
+@rule("mcp.tool.schema-dialect.protocol-version")
+def dialect_before_floor(document: Document) -> Iterator[Diagnostic]:
+    for tool, member, pointer, schema in tool_schemas(document):
+        early = before(tool.scope, DIALECT_FLOOR)
+        if early and isinstance(schema, Mapping) and "$schema" in schema:
+            yield error(
+                "mcp.tool.schema-dialect.protocol-version",
+                "field-not-supported-by-version",
+                f"{tool.label}: {member} declares '$schema', which protocol version(s) {describe(early)} do not "
+                f"define for tool schemas ({DIALECT_FLOOR} and later); remove it or narrow protocolVersions",
+                jp.join(pointer, "$schema"),
+            )
+
+
+@rule("mcp.tool.legacy-schema-shape")
+def legacy_shape(document: Document) -> Iterator[Diagnostic]:
+    for tool, member, pointer, schema in tool_schemas(document):
+        early = before(tool.scope, DIALECT_FLOOR)
+        if not early or not isinstance(schema, Mapping):
+            continue
+        properties = schema.get("properties")
+        if "properties" in schema and not (
+            isinstance(properties, Mapping) and all(isinstance(v, Mapping) for v in properties.values())
+        ):
+            yield error(
+                "mcp.tool.legacy-schema-shape",
+                "invalid-legacy-tool-schema-shape",
+                f"{tool.label}: {member}.properties must be an object of schema objects under {describe(early)}",
+                jp.join(pointer, "properties"),
+            )
+        required = schema.get("required")
+        if "required" in schema and not (isinstance(required, list) and all(isinstance(r, str) for r in required)):
+            yield error(
+                "mcp.tool.legacy-schema-shape",
+                "invalid-legacy-tool-schema-shape",
+                f"{tool.label}: {member}.required must be an array of strings under {describe(early)}",
+                jp.join(pointer, "required"),
+            )
+
+
+@rule("mcp.tool.schema.external-ref")
+def external_references(document: Document) -> Iterator[Diagnostic]:
+    for tool, member, pointer, schema in tool_schemas(document):
+        for at, ref in compile_schema(schema).external_refs:
+            yield warning(
+                "mcp.tool.schema.external-ref",
+                "unresolved-external-tool-schema-reference",
+                f"{tool.label}: {member} refers to {ref}, which is never downloaded; it is kept, but values "
+                "cannot be completely validated against it (prefer local $defs)",
+                pointer + at,
+            )
+
+
+def _header_sites(schema: object, pointer: str, chain: bool) -> Iterator[tuple[str, Mapping[str, Any], bool]]:
+    """(pointer, schema object, reachable through properties only) for every object carrying x-mcp-header."""
+    stack: list[tuple[str, object, bool]] = [(pointer, schema, chain)]
+    while stack:
+        at, value, reachable = stack.pop()
+        if isinstance(value, Mapping):
+            if "x-mcp-header" in value:
+                yield at, value, reachable
+            for key, item in value.items():
+                if key == "properties" and isinstance(item, Mapping):
+                    for name, sub in item.items():
+                        stack.append((jp.join(at, "properties", name), sub, reachable))
+                elif key not in ("const", "enum", "default", "examples", "x-mcp-header"):
+                    stack.append((jp.join(at, key), item, False))
+        elif isinstance(value, list):
+            stack.extend((jp.join(at, i), item, False) for i, item in enumerate(value))
+
+
+@rule("mcp.tool.x-mcp-header")
+def mcp_header(document: Document) -> Iterator[Diagnostic]:
+    rule_id = "mcp.tool.x-mcp-header"
+    for tool, member, pointer, schema in tool_schemas(document):
+        seen: dict[str, str] = {}
+        for at, holder, reachable in _header_sites(schema, pointer, True):
+            value = holder["x-mcp-header"]
+            where = jp.join(at, "x-mcp-header")
+            other = outside(tool.scope, (HEADER_REVISION,))
+            if other:
+                yield error(
+                    rule_id,
+                    "field-not-supported-by-version",
+                    f"{tool.label}: x-mcp-header is defined only by {HEADER_REVISION}, not by {describe(other)}",
+                    where,
+                )
+            if member != "inputSchema" or not reachable or at == pointer:
+                yield error(
+                    rule_id,
+                    "invalid-x-mcp-header",
+                    f"{tool.label}: x-mcp-header must sit on a property of inputSchema reached through "
+                    "'properties' only (not the root, arrays, composition, conditionals or $defs)",
+                    where,
+                )
+                continue
+            if holder.get("type") not in _HEADER_TYPES:
+                yield error(
+                    rule_id,
+                    "invalid-x-mcp-header",
+                    f"{tool.label}: x-mcp-header is allowed only on string, integer or boolean properties",
+                    where,
+                )
+            if not isinstance(value, str) or not _HEADER_TOKEN.match(value):
+                yield error(
+                    rule_id,
+                    "invalid-x-mcp-header",
+                    f"{tool.label}: x-mcp-header {value!r} is not an HTTP field name (a non-empty token)",
+                    where,
+                )
+                continue
+            folded = value.lower()
+            if folded in seen:
+                yield error(
+                    rule_id,
+                    "duplicate-x-mcp-header",
+                    f"{tool.label}: x-mcp-header {value!r} repeats {seen[folded]!r} (field names ignore case)",
+                    where,
+                )
+            else:
+                seen[folded] = value
