@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..kinds import BY_NAME, KIND_NAMES
 from ..render.markdown import is_safe_link
 from ..source import pointer as jp
 from ..spec.migration import migrate_070
@@ -16,9 +17,6 @@ from ..validation.document import Document, Primitive, Resolved, as_list, as_obj
 from .forms import build_form_preview
 from .schema_tree import SchemaTree, build_schema_tree, dump_json, number_text
 from .site import (
-    KIND_DIRS,
-    KIND_SINGULAR,
-    KINDS,
     Alternative,
     CapabilityEntry,
     CapabilitySet,
@@ -52,13 +50,6 @@ from .site import (
     anchor_id,
     slugify,
 )
-
-_EXAMPLE_NAMESPACES = {
-    "tool": "toolExamples",
-    "resource": "resourceExamples",
-    "resource-template": "resourceTemplateExamples",
-    "prompt": "promptExamples",
-}
 
 
 class _Anchors:
@@ -430,7 +421,7 @@ class _Builder:
 
     def examples(self, primitive: Primitive, anchors: _Anchors) -> tuple[Example, ...]:
         examples = []
-        namespace = _EXAMPLE_NAMESPACES[primitive.kind]
+        namespace = BY_NAME[primitive.kind].examples_namespace
         for name, raw in as_object(primitive.data.get("examples")).items():
             value, component = self.resolve(raw, jp.join(primitive.pointer, "examples", name), namespace)
             data = as_object(value)
@@ -583,7 +574,7 @@ class _Builder:
             hints=self.hints(annotations) if kind == "tool" else (),
             annotation_words=self.resource_annotation_words(annotations) if kind != "tool" else (),
             annotation_extras=tuple(JsonItem(k, dump_json(v)) for k, v in extras.items()),
-            security=self.security(data, KIND_SINGULAR[kind].lower()),
+            security=self.security(data, BY_NAME[kind].singular.lower()),
             client_requirements=JsonItem("clientRequirements", dump_json(requirements))
             if requirements is not None
             else None,
@@ -615,7 +606,7 @@ class _Builder:
 
     def pages(self) -> tuple[Page, ...]:
         pages: list[Page] = []
-        for kind in KINDS:
+        for kind in KIND_NAMES:
             groups: dict[str, list[Primitive]] = {}
             for primitive in self.document.primitives_of(kind):
                 # Same identity = same page (validation guarantees disjoint scopes).
@@ -633,7 +624,7 @@ class _Builder:
                 variants = tuple(self.variant(p, a, anchors) for p, a in zip(members, variant_anchors, strict=True))
                 union = sorted({v for variant in variants for v in variant.scope.versions})
                 scope = Scope(tuple(union), any(v.scope.explicit for v in variants))
-                pages.append(Page(kind, name, slug, f"{KIND_DIRS[kind]}/{slug}.html", variants, scope))
+                pages.append(Page(kind, name, slug, f"{BY_NAME[kind].directory}/{slug}.html", variants, scope))
         return tuple(pages)
 
     def build(self, specification: Specification) -> Site:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .site import KIND_DIRS, KIND_TITLES, KINDS, Page, Site, Tag
+from ..kinds import BY_NAME, KIND_NAMES
+from .site import Page, Site, Tag
 
 FULL_LIMIT = 150
 """Sites with at most this many primitive pages list all of them in every sidebar."""
@@ -64,7 +65,7 @@ class Navigation:
     def __init__(self, site: Site) -> None:
         self.compact = len(site.pages) > FULL_LIMIT
         self.kinds: list[tuple[str, tuple[NavGroup, ...]]] = []
-        for kind in KINDS:
+        for kind in KIND_NAMES:
             groups = tuple(_groups(site, kind))
             if groups:
                 self.kinds.append((kind, groups))
@@ -109,14 +110,14 @@ class Navigation:
                 at = place[2]
                 start, end = max(0, at - WINDOW), min(len(group.pages), at + WINDOW + 1)
                 group_views.append(NavGroupView(group, group.pages[start:end], start, len(group.pages) - end))
-            views.append(NavKindView(kind, KIND_TITLES[kind], tuple(group_views)))
+            views.append(NavKindView(kind, BY_NAME[kind].title, tuple(group_views)))
         return tuple(views)
 
 
 def _groups(site: Site, kind: str) -> list[NavGroup]:
     """A kind's pages grouped by their first tag, in the catalogue's order, deprecated last."""
     pages = site.pages_of(kind)
-    catalogue = f"index.html#{KIND_DIRS[kind]}"
+    catalogue = f"index.html#{BY_NAME[kind].directory}"
     if not pages:
         return []
     if not site.tags:

@@ -15,12 +15,6 @@ from dataclasses import dataclass
 from .forms import FormPreview
 from .schema_tree import SchemaTree
 
-KINDS = ("tool", "resource", "resource-template", "prompt")
-KIND_DIRS = {"tool": "tools", "resource": "resources", "resource-template": "resource-templates", "prompt": "prompts"}
-KIND_TITLES = {"tool": "Tools", "resource": "Resources", "resource-template": "Resource templates", "prompt": "Prompts"}
-KIND_SINGULAR = {"tool": "Tool", "resource": "Resource", "resource-template": "Resource template", "prompt": "Prompt"}
-
-
 # --- small shared pieces ---------------------------------------------------------------
 
 
@@ -465,4 +459,4 @@ def anchor_id(prefix: str, name: str) -> str:
     return f"{prefix}-{part}" if part else prefix
 
 
-__all__ = ["KINDS", "Page", "Site", "Variant", "anchor_id", "first_sentence", "slugify"]
+__all__ = ["Page", "Site", "Variant", "anchor_id", "first_sentence", "slugify"]

@@ -13,8 +13,9 @@ import jinja2
 from .. import __version__
 from ..config import Config
 from ..errors import UsageError
+from ..kinds import KIND_NAMES, KINDS
 from ..model.navigation import Navigation, NavKindView
-from ..model.site import KIND_DIRS, KIND_SINGULAR, KIND_TITLES, KINDS, Page, Scope, Site, Tag
+from ..model.site import Page, Scope, Site, Tag
 from .markdown import render_inline, render_markdown
 from .search import search_files
 from .theme import Theme, create_environment
@@ -57,6 +58,12 @@ class TemplateContext(TypedDict):
     base_href: str | None
     """Set on 404.html only, when the site's address is known: GitHub Pages serves that page
     at any depth, so its relative links must start from the site root."""
+
+
+# What templates know of the kinds, by kind name (templates receive names, not Kind objects).
+_KIND_TITLES = {kind.name: kind.title for kind in KINDS}
+_KIND_SINGULAR = {kind.name: kind.singular for kind in KINDS}
+_KIND_DIRS = {kind.name: kind.directory for kind in KINDS}
 
 
 class TemplateError(UsageError):
@@ -103,10 +110,10 @@ def _context(
         repo_url=config.repo_url,
         copyright=config.copyright,
         generator_version=__version__,
-        kinds=KINDS,
-        kind_titles=KIND_TITLES,
-        kind_singular=KIND_SINGULAR,
-        kind_dirs=KIND_DIRS,
+        kinds=KIND_NAMES,
+        kind_titles=_KIND_TITLES,
+        kind_singular=_KIND_SINGULAR,
+        kind_dirs=_KIND_DIRS,
         scope_all=Scope(site.protocol_versions, True),
         base_href=base_href,
     )

@@ -15,7 +15,8 @@ from functools import lru_cache
 
 from markdown_it import MarkdownIt
 
-from ..model.site import KIND_SINGULAR, Page, Site, Variant, first_sentence
+from ..kinds import BY_NAME
+from ..model.site import Page, Site, Variant, first_sentence
 
 MAX_TEXT = 240
 
@@ -74,7 +75,7 @@ def _only_in(versions: tuple[str, ...], site: Site) -> str:
 
 def _variant_entries(site: Site, page: Page, variant: Variant) -> list[Entry]:
     entries: list[Entry] = []
-    owner = f"{KIND_SINGULAR[page.kind].lower()} {page.name}"
+    owner = f"{BY_NAME[page.kind].singular.lower()} {page.name}"
     if len(page.variants) > 1:
         # Otherwise the variants' entries would read the same and only their links differ.
         owner += f" for MCP {', '.join(variant.scope.versions)}"
@@ -140,7 +141,7 @@ def build_search_index(site: Site) -> list[Entry]:
         entries.append(
             Entry(
                 page.title,
-                KIND_SINGULAR[page.kind] + (" (deprecated)" if page.deprecated else ""),
+                BY_NAME[page.kind].singular + (" (deprecated)" if page.deprecated else ""),
                 page.path,
                 _clip(first_sentence(plain_text(description), MAX_TEXT) if description else ""),
                 " ".join({page.name, *(v.name for v in page.variants)}),

@@ -9,7 +9,8 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable
 
-from ..model.site import KIND_SINGULAR, KIND_TITLES, KINDS, Page, Site, Variant
+from ..kinds import BY_NAME, KIND_NAMES
+from ..model.site import Page, Site, Variant
 
 
 def _fence(text: str, language: str = "json") -> str:
@@ -100,7 +101,7 @@ def _variant_lines(variant: Variant) -> Iterable[str]:
 
 
 def page_twin(page: Page) -> str:
-    lines = [f"# {page.title}", "", f"{KIND_SINGULAR[page.kind]} `{page.name}`"]
+    lines = [f"# {page.title}", "", f"{BY_NAME[page.kind].singular} `{page.name}`"]
     for variant in page.variants:
         if len(page.variants) > 1:
             lines += ["", f"## For MCP {', '.join(variant.scope.versions)}"]
@@ -120,11 +121,11 @@ def llms_txt(site: Site, site_url: str | None) -> str:
     )
     if site.instructions:
         lines += ["", "Instructions for the model:", "", site.instructions.strip()]
-    for kind in KINDS:
+    for kind in KIND_NAMES:
         pages = site.pages_of(kind)
         if not pages:
             continue
-        lines += ["", f"## {KIND_TITLES[kind]}", ""]
+        lines += ["", f"## {BY_NAME[kind].title}", ""]
         for page in pages:
             summary = f": {page.summary}" if page.summary else ""
             lines.append(f"- [{page.name}]({base}{twin_path(page.path)}){summary}")

@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Diagnostic, error
+from ..kinds import KINDS
 from ..source import pointer as jp
 from .versions import Specification
 
 RULE = "mcpdesc07.migrate"
 _NAME_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _KNOWN_CAPABILITIES = ("tools", "resources", "prompts", "completions", "logging", "tasks", "experimental")
-_COLLECTIONS = ("tools", "resources", "resourceTemplates", "prompts", "tags")
+_COLLECTIONS = (*(kind.collection for kind in KINDS), "tags")
 
 
 @dataclass(slots=True)

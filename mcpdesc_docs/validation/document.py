@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Diagnostic, error
+from ..kinds import BY_NAME, KINDS
 from ..source import pointer as jp
 from ..spec.revisions import REVISIONS
 from ..spec.versions import Specification
-from .locations import PRIMITIVE_COLLECTIONS
 
 JsonObject = Mapping[str, Any]
 
@@ -65,8 +65,7 @@ class Primitive:
 
     @property
     def identity(self) -> str | None:
-        key = {"resource": "uri", "resource-template": "uriTemplate"}.get(self.kind, "name")
-        value = self.data.get(key)
+        value = self.data.get(BY_NAME[self.kind].identity)
         return value if isinstance(value, str) else None
 
     @property
@@ -108,11 +107,11 @@ class Document:
     def build(cls, data: JsonObject, specification: Specification) -> Document:
         root_scope = tuple(s for s in strings(data.get("protocolVersions")) if s in REVISIONS)
         document = cls(data, specification, root_scope)
-        for collection, kind in PRIMITIVE_COLLECTIONS.items():
-            for index, item in enumerate(as_list(data.get(collection))):
+        for kind in KINDS:
+            for index, item in enumerate(as_list(data.get(kind.collection))):
                 declaration = as_object(item)
-                pointer = jp.join("", collection, index)
-                primitive = Primitive(kind, pointer, declaration, explicit_scope(declaration) or root_scope)
+                pointer = jp.join("", kind.collection, index)
+                primitive = Primitive(kind.name, pointer, declaration, explicit_scope(declaration) or root_scope)
                 document.primitives.append(primitive)
                 for position, raw in enumerate(as_list(declaration.get("elicitations"))):
                     elicitation = as_object(raw)

@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-PRIMITIVE_COLLECTIONS: dict[str, str] = {
-    "tools": "tool",
-    "resources": "resource",
-    "resourceTemplates": "resource-template",
-    "prompts": "prompt",
-}
-"""Root collection -> primitive kind (the kind names used in rule ids)."""
+from ..kinds import BY_COLLECTION
 
 _EXAMPLE_MEMBERS = {"examples", "interactionExamples", "completionExamples"}
 
@@ -20,9 +14,9 @@ def object_kind(parts: Sequence[str | int]) -> str:
     if not parts:
         return "document"
     head = parts[0]
-    if head in PRIMITIVE_COLLECTIONS:
+    if head in BY_COLLECTION:
         if len(parts) < 3:
-            return PRIMITIVE_COLLECTIONS[str(head)] if len(parts) == 2 else "document"
+            return BY_COLLECTION[str(head)].name if len(parts) == 2 else "document"
         member = parts[2]
         if member == "elicitations" and len(parts) >= 4:
             if len(parts) >= 5 and parts[4] == "requestedSchema" and len(parts) > 5:
@@ -38,7 +32,7 @@ def object_kind(parts: Sequence[str | int]) -> str:
             return "input-schema"
         if member == "outputSchema":
             return "output-schema"
-        return PRIMITIVE_COLLECTIONS[str(head)]
+        return BY_COLLECTION[str(head)].name
     if head == "transports":
         return "security-requirement" if "security" in parts[2:3] and len(parts) >= 4 else "transport"
     if head == "security":

@@ -13,11 +13,12 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 from ..diagnostics import Diagnostic, error
+from ..kinds import BY_NAME
 from ..source import pointer as jp
 from ..spec.schema import document_schema
 from ..spec.schema070 import document_schema_070
 from ..spec.versions import SPEC_0_7_0, Specification
-from .locations import MEMBERS_RULE, PRIMITIVE_COLLECTIONS, object_kind
+from .locations import MEMBERS_RULE, object_kind
 
 
 @cache
@@ -75,7 +76,7 @@ def _label(parts: list[str | int], instance: object) -> str:
     kind = object_kind(parts)
     if kind == "elicitation" and isinstance(instance, dict) and isinstance(instance.get("name"), str):
         return f"elicitation declaration {instance['name']!r}"
-    if kind in PRIMITIVE_COLLECTIONS.values() and isinstance(instance, dict):
+    if kind in BY_NAME and isinstance(instance, dict):
         identity = instance.get("name") or instance.get("uriTemplate") or instance.get("uri")
         if isinstance(identity, str):
             return f"{kind.replace('-', ' ')} {identity!r}"

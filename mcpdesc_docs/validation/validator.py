@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic, count, error
 from ..errors import DescriptionError
+from ..kinds import KINDS
 from ..source.load import DEFAULT_LIMITS, Limits, Source, read_source
 from ..spec.versions import SPEC_0_7_0, Specification, detect
 from .document import Document
@@ -75,9 +76,7 @@ def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
 def _too_many_primitives(data: object, limits: Limits) -> Diagnostic | None:
     if not isinstance(data, dict):
         return None
-    total = sum(
-        len(v) for k in ("tools", "resources", "resourceTemplates", "prompts") if isinstance(v := data.get(k), list)
-    )
+    total = sum(len(v) for kind in KINDS if isinstance(v := data.get(kind.collection), list))
     if total <= limits.max_primitives:
         return None
     return error(

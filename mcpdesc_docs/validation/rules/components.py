@@ -5,17 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...diagnostics import Diagnostic
+from ...kinds import BY_NAME
 from ...source import pointer as jp
 from ...spec.schema import NAMESPACES
 from ..document import COMPONENTS_RULE, Document, as_object, is_reference
 from ..registry import rule
-
-_EXAMPLE_NAMESPACE = {
-    "tool": "toolExamples",
-    "resource": "resourceExamples",
-    "resource-template": "resourceTemplateExamples",
-    "prompt": "promptExamples",
-}
 
 
 def use_sites(document: Document) -> Iterator[tuple[object, str, str]]:
@@ -26,7 +20,7 @@ def use_sites(document: Document) -> Iterator[tuple[object, str, str]]:
                 if member in primitive.data:
                     yield primitive.data[member], jp.join(primitive.pointer, member), "schemas"
         for name, example in as_object(primitive.data.get("examples")).items():
-            yield example, jp.join(primitive.pointer, "examples", name), _EXAMPLE_NAMESPACE[primitive.kind]
+            yield example, jp.join(primitive.pointer, "examples", name), BY_NAME[primitive.kind].examples_namespace
     for elicitation in document.elicitations:
         if "requestedSchema" in elicitation.data:
             yield elicitation.data["requestedSchema"], jp.join(elicitation.pointer, "requestedSchema"), "schemas"

@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ...diagnostics import Diagnostic, error
+from ...kinds import KIND_NAMES
 from ...source import pointer as jp
 from ..document import Document, as_list, as_object
 from ..registry import rule
@@ -30,7 +31,7 @@ _CONTENTS_MEMBERS = frozenset({"uri", "mimeType", "text", "blob", "_meta"})
 
 def native_objects(document: Document) -> Iterator[tuple[str, Mapping[str, Any], frozenset[str], str]]:
     """(pointer, object, allowed members, what) for MCP-native objects inside example results."""
-    for kind in ("tool", "resource", "resource-template", "prompt"):
+    for kind in KIND_NAMES:
         members = ("examples", "interactionExamples") if kind == "tool" else ("examples",)
         for member in members:
             for example in examples_of(document, kind, member):

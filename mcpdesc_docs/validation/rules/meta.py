@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...diagnostics import Diagnostic, error, warning
+from ...kinds import KIND_NAMES
 from ...source import pointer as jp
 from ...spec.revisions import REVISIONS, before, describe
 from ..document import Document, Primitive, as_list, as_object
@@ -111,7 +112,7 @@ def meta_sites(document: Document) -> Iterator[MetaSite]:
             yield MetaSite(
                 primitive, jp.join(primitive.pointer, "_meta"), primitive.data["_meta"], DECLARATION, primitive.label
             )
-    for kind in ("tool", "resource", "resource-template", "prompt"):
+    for kind in KIND_NAMES:
         members = ("examples", "interactionExamples") if kind == "tool" else ("examples",)
         for member in members:
             for example in examples_of(document, kind, member):

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...diagnostics import Diagnostic, error
+from ...kinds import BY_NAME
 from ...source import pointer as jp
 from ...spec.revisions import before, describe
 from ..document import Document, Primitive, Resolved, as_list, as_object
@@ -50,20 +51,12 @@ class Example:
         return f"{noun} {self.name!r} of {self.primitive.label}{where}"
 
 
-EXAMPLE_NAMESPACES = {
-    "tool": "toolExamples",
-    "resource": "resourceExamples",
-    "resource-template": "resourceTemplateExamples",
-    "prompt": "promptExamples",
-}
-
-
 def examples_of(document: Document, kind: str, member: str = "examples") -> Iterator[Example]:
     for primitive in document.primitives_of(kind):
         for name, raw in as_object(primitive.data.get(member)).items():
             use_site = jp.join(primitive.pointer, member, name)
             if member == "examples":
-                resolved: Resolved | None = document.resolve(raw, use_site, EXAMPLE_NAMESPACES[kind])
+                resolved: Resolved | None = document.resolve(raw, use_site, BY_NAME[kind].examples_namespace)
             else:
                 resolved = Resolved(raw, use_site, None)
             if resolved is not None and isinstance(resolved.value, Mapping):

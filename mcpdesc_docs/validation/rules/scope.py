@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...diagnostics import Diagnostic, error, warning
+from ...kinds import BY_NAME
 from ...source import pointer as jp
 from ...spec.revisions import LEGACY, describe
 from ..document import Document, as_list, as_object, explicit_scope
@@ -55,7 +56,7 @@ def identities_disjoint(document: Document) -> Iterator[Diagnostic]:
         for other_pointer, other_scope in earlier:
             shared = set(primitive.scope) & set(other_scope)
             if shared:
-                key = {"resource": "uri", "resource-template": "uriTemplate"}.get(primitive.kind, "name")
+                key = BY_NAME[primitive.kind].identity
                 yield error(
                     "mcpdesc.primitives.scope-unique",
                     "primitive-scope-overlap",

@@ -7,12 +7,13 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ...diagnostics import Diagnostic, error
+from ...kinds import KINDS
 from ...source import pointer as jp
 from ..document import as_list, as_object
 
 Check070 = Callable[[dict[str, Any]], Iterator[Diagnostic]]
 CHECKS_070: dict[str, Check070] = {}
-_IDENTITY = {"tools": "name", "resources": "uri", "resourceTemplates": "uriTemplate", "prompts": "name"}
+_IDENTITY = {kind.collection: kind.identity for kind in KINDS}
 
 
 def rule070(rule_id: str) -> Callable[[Check070], Check070]:
