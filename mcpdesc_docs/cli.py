@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from . import __version__
-from .errors import ExitCode, UsageError
+from .diagnostics import format_text, write_report
+from .errors import ExitCode, ProjectError, UsageError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -152,6 +153,15 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         # and a reader that left early must be seen now, not at interpreter exit.
         out.flush()
         return code
+    except ProjectError as exc:
+        # Machine formats go to stdout like a description's report; text stays on stderr.
+        output_format = getattr(options, "output_format", "text")
+        if output_format == "text":
+            err.write(format_text(exc.diagnostics))
+        else:
+            file = exc.diagnostics[0].file or "" if exc.diagnostics else ""
+            write_report(out, exc.diagnostics, file, None, output_format)
+        return ExitCode.USAGE
     except UsageError as exc:
         err.write(f"mcpdesc-docs: error: {exc}\n")
         return ExitCode.USAGE

@@ -8,7 +8,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
 
-from .errors import DescriptionError, UsageError
+from .diagnostics import Diagnostic, error
+from .errors import DescriptionError, ProjectError, UsageError
+from .resources import available_themes
 from .source import pointer as jp
 from .source.load import DEFAULT_LIMITS, Limits, Source, read_source
 
@@ -17,8 +19,12 @@ CONFIG_NAMES = ("mcpdesc-docs.yml", "mcpdesc-docs.yaml")
 CONFIG_LIMITS = Limits(max_bytes=1024 * 1024, max_depth=16, max_nodes=10_000)
 
 
-class ConfigError(UsageError):
-    """The configuration file is wrong (exit 2); the message lists every problem, located."""
+CONFIG_RULE = "mcpdesc-docs.config"
+"""The rule id of every configuration problem (ours: the configuration is not part of the spec)."""
+
+
+class ConfigError(ProjectError):
+    """The configuration file is wrong (exit 2); every problem is a located diagnostic."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +64,13 @@ class Config:
 @dataclass(slots=True)
 class _Problems:
     source: Source
-    messages: list[str] = field(default_factory=list)
+    found: list[Diagnostic] = field(default_factory=list)
 
-    def add(self, pointer: str, message: str) -> None:
-        line, column = self.source.source_map.locate(pointer)
-        self.messages.append(f"{self.source.name}:{line}:{column}: {message}")
+    def add(self, pointer: str, message: str, code: str = "invalid-setting") -> None:
+        self.found.append(self.source.place(error(CONFIG_RULE, code, message, pointer)))
+
+    def fail(self) -> ConfigError:
+        return ConfigError(self.found)
 
 
 def find_config(path: Path) -> Path | None:
@@ -98,31 +106,31 @@ def _read_config_file(config_file: Path) -> Config:
     try:
         source = read_source(config_file, limits=CONFIG_LIMITS, name=str(config_file))
     except DescriptionError as exc:
-        raise ConfigError("\n".join(f"{d.file}:{d.line}:{d.column}: {d.message}" for d in exc.diagnostics)) from None
+        raise ConfigError(exc.diagnostics) from None
     problems = _Problems(source)
     data = source.data
     if not isinstance(data, dict):
         problems.add("", "the configuration must be a mapping of settings")
-        raise ConfigError("\n".join(problems.messages))
+        raise problems.fail()
     base = config_file.parent
     values: dict[str, Any] = {}
     for key, value in data.items():
         reader = _READERS.get(key)
         if reader is None:
             known = ", ".join(sorted(_READERS))
-            problems.add(jp.join("", key), f"unknown setting {key!r} (known settings: {known})")
+            problems.add(jp.join("", key), f"unknown setting {key!r} (known settings: {known})", "unknown-setting")
             continue
         converted = reader(value, jp.join("", key), base, problems)
         if converted is not None:
             values[key] = converted
     if "description" not in values and "description" not in data:
-        problems.add("", "missing setting 'description' (the path of the description file)")
-    if problems.messages:
-        raise ConfigError("\n".join(problems.messages))
+        problems.add("", "missing setting 'description' (the path of the description file)", "missing-setting")
+    if problems.found:
+        raise problems.fail()
     description: Path = values.pop("description")
     if not description.is_file():
-        problems.add("/description", f"description file {description} does not exist")
-        raise ConfigError("\n".join(problems.messages))
+        problems.add("/description", f"description file {description} does not exist", "missing-file")
+        raise problems.fail()
     site_dir_value: Path = values.pop("site_dir", base / "site")
     return Config(description=description, site_dir=site_dir_value, config_file=config_file, **values)
 
@@ -193,13 +201,14 @@ def _relative_files(value: object, at: str, base: Path, problems: _Problems) -> 
             problems.add(item_at, f"{item!r} must be a path inside the project, not a URL or a path leaving it")
             continue
         if not (base / relative).is_file():
-            problems.add(item_at, f"{item!r} does not exist")
+            problems.add(item_at, f"{item!r} does not exist", "missing-file")
             continue
         paths.append(relative.as_posix())
     return tuple(paths)
 
 
 def _theme(value: object, at: str, base: Path, problems: _Problems) -> ThemeConfig | None:
+    shorthand = isinstance(value, str)  # `theme: default` names the theme
     if isinstance(value, str):
         value = {"name": value}
     if not isinstance(value, Mapping):
@@ -208,15 +217,17 @@ def _theme(value: object, at: str, base: Path, problems: _Problems) -> ThemeConf
     name = "default"
     custom_dir: Path | None = None
     for key, item in value.items():
-        item_at = jp.join(at, key)
+        item_at = at if shorthand else jp.join(at, key)
         if key == "name":
             name = _string(item, item_at, base, problems) or name
+            if name not in available_themes():
+                problems.add(item_at, f"unknown theme {name!r} (available: {', '.join(available_themes())})")
         elif key == "custom_dir":
             custom_dir = _path(item, item_at, base, problems)
             if custom_dir is not None and not custom_dir.is_dir():
                 problems.add(item_at, f"custom_dir {custom_dir} is not a directory")
         else:
-            problems.add(item_at, f"unknown theme setting {key!r} (known: name, custom_dir)")
+            problems.add(item_at, f"unknown theme setting {key!r} (known: name, custom_dir)", "unknown-setting")
     return ThemeConfig(name=name, custom_dir=custom_dir)
 
 
@@ -228,7 +239,9 @@ def _limits(value: object, at: str, base: Path, problems: _Problems) -> Limits |
     for key, item in value.items():
         item_at = jp.join(at, key)
         if key not in Limits.field_names():
-            problems.add(item_at, f"unknown limit {key!r} (known: {', '.join(Limits.field_names())})")
+            problems.add(
+                item_at, f"unknown limit {key!r} (known: {', '.join(Limits.field_names())})", "unknown-setting"
+            )
         elif isinstance(item, bool) or not isinstance(item, int) or item < 1:
             problems.add(item_at, f"limit {key!r} must be a positive whole number")
         else:

@@ -24,8 +24,9 @@ class Diagnostic:
     code: str
     """A specific, stable kebab-case check name (the upstream 0.8.0 code where one exists)."""
     message: str
-    path: str
-    """RFC 6901 JSON Pointer to the offending member or value ("" is the document)."""
+    path: str | None
+    """RFC 6901 JSON Pointer to the offending member or value ("" is the document); None
+    where no pointer applies (a template error)."""
     requirement: str | None = None
     """The 0.9.0-rc.3 chapter's ``req-*`` anchor where one applies."""
     line: int | None = None
@@ -40,7 +41,7 @@ class Diagnostic:
         return replace(self, file=file, line=line, column=column)
 
     def sort_key(self) -> tuple[str, int, int, str, str, str]:
-        return (self.file or "", self.line or 0, self.column or 0, self.path, self.rule, self.message)
+        return (self.file or "", self.line or 0, self.column or 0, self.path or "", self.rule, self.message)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -78,7 +79,9 @@ def _position(diagnostic: Diagnostic) -> str:
     file = diagnostic.file or "<input>"
     if diagnostic.line is None:
         return file
-    return f"{file}:{diagnostic.line}:{diagnostic.column or 1}"
+    if diagnostic.column is None:  # a template error knows its line only
+        return f"{file}:{diagnostic.line}"
+    return f"{file}:{diagnostic.line}:{diagnostic.column}"
 
 
 def format_text(diagnostics: Sequence[Diagnostic]) -> str:
@@ -86,7 +89,7 @@ def format_text(diagnostics: Sequence[Diagnostic]) -> str:
     lines: list[str] = []
     for diagnostic in sorted(diagnostics, key=Diagnostic.sort_key):
         lines.append(f"{_position(diagnostic)}: {diagnostic.severity.value}[{diagnostic.rule}] {diagnostic.message}")
-        details = [f"at {diagnostic.path or '/'}"]
+        details = [f"at {diagnostic.path or '/'}"] if diagnostic.path is not None else []
         if diagnostic.requirement:
             details.append(f"requirement {diagnostic.requirement}")
         details.append(f"code {diagnostic.code}")
@@ -123,9 +126,12 @@ def format_github(diagnostics: Sequence[Diagnostic]) -> str:
         props = [f"file={_github_escape(diagnostic.file or '', property_value=True)}"]
         if diagnostic.line is not None:
             props.append(f"line={diagnostic.line}")
-            props.append(f"col={diagnostic.column or 1}")
+            if diagnostic.column is not None:
+                props.append(f"col={diagnostic.column}")
         props.append(f"title={_github_escape(diagnostic.rule, property_value=True)}")
-        message = f"{diagnostic.message} (at {diagnostic.path or '/'})"
+        message = (
+            diagnostic.message if diagnostic.path is None else f"{diagnostic.message} (at {diagnostic.path or '/'})"
+        )
         lines.append(f"::{command} {','.join(props)}::{_github_escape(message, property_value=False)}")
     return "\n".join(lines) + ("\n" if lines else "")
 

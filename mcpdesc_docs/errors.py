@@ -30,3 +30,12 @@ class DescriptionError(Exception):
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
         super().__init__("; ".join(d.message for d in diagnostics))
         self.diagnostics = diagnostics
+
+
+class ProjectError(UsageError):
+    """A located problem in the project's own files, not the description: the config or a
+    theme template (exit 2). Carries diagnostics, so every output format can show them."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__("; ".join(d.message for d in diagnostics))
+        self.diagnostics = diagnostics

@@ -170,16 +170,34 @@ def test_without_site_url_no_page_claims_an_address(tmp_path):
     assert parse(tmp_path / "site" / "index.html").select("link[rel=canonical]") == []
 
 
+CONFIG = "error[mcpdesc-docs.config] "
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("description: d.json\nsite_nmae: X\n", "mcpdesc-docs.yml:2:1: unknown setting 'site_nmae'"),
-        ("description: d.json\nstrict: 'yes'\n", "mcpdesc-docs.yml:2:1: 'strict' must be true or false"),
-        ("description: d.json\nsite_url: ftp://x\n", "mcpdesc-docs.yml:2:1: 'site_url' must be an http"),
-        ("description: d.json\nextra_css: [https://cdn.example.com/x.css]\n", "mcpdesc-docs.yml:2:13: 'https://"),
+        (
+            "description: d.json\nsite_nmae: X\n",
+            f"mcpdesc-docs.yml:2:1: {CONFIG}unknown setting 'site_nmae'",
+        ),
+        (
+            "description: d.json\nstrict: 'yes'\n",
+            f"mcpdesc-docs.yml:2:1: {CONFIG}'strict' must be true or false",
+        ),
+        (
+            "description: d.json\nsite_url: ftp://x\n",
+            f"mcpdesc-docs.yml:2:1: {CONFIG}'site_url' must be an http",
+        ),
+        (
+            "description: d.json\nextra_css: [https://cdn.example.com/x.css]\n",
+            f"mcpdesc-docs.yml:2:13: {CONFIG}'https://",
+        ),
         ("description: d.json\nextra_css: [../outside.css]\n", "must be a path inside the project"),
-        ("description: d.json\ntheme: {name: default, colour: red}\n", "mcpdesc-docs.yml:2:24: unknown theme setting"),
-        ("description: d.json\ntheme: nope\n", "unknown theme 'nope'"),
+        (
+            "description: d.json\ntheme: {name: default, colour: red}\n",
+            f"mcpdesc-docs.yml:2:24: {CONFIG}unknown theme setting",
+        ),
+        ("description: d.json\ntheme: nope\n", f"mcpdesc-docs.yml:2:1: {CONFIG}unknown theme 'nope'"),
         ("description: d.json\ndescription: e.json\n", "duplicate key"),
         ("site_name: X\n", "missing setting 'description'"),
         ("description: missing.json\n", "description file"),
@@ -193,6 +211,26 @@ def test_config_mistakes_are_located_and_exit_2(tmp_path, text, expected):
     assert expected in err
     assert "Traceback" not in err
     assert not (tmp_path / "site").exists()
+
+
+@pytest.mark.parametrize("output_format", ["json", "github"])
+def test_config_mistakes_reach_the_machine_formats(tmp_path, output_format):
+    (tmp_path / "d.json").write_text(json.dumps(load_data(SAMPLE)))
+    (tmp_path / "mcpdesc-docs.yml").write_text("description: d.json\nsite_nmae: X\n")
+    code, out, err = run("build", str(tmp_path), "--format", output_format)
+    assert code == 2
+    assert err == ""
+    if output_format == "json":
+        report = json.loads(out)
+        assert report["valid"] is False
+        [problem] = report["diagnostics"]
+        assert problem["rule"] == "mcpdesc-docs.config"
+        assert problem["code"] == "unknown-setting"
+        assert (problem["path"], problem["line"], problem["column"]) == ("/site_nmae", 2, 1)
+        assert report["file"].endswith("mcpdesc-docs.yml")
+    else:
+        assert out.startswith("::error file=")
+        assert "mcpdesc-docs.yml,line=2,col=1,title=mcpdesc-docs.config::unknown setting 'site_nmae'" in out
 
 
 def test_missing_path_is_a_usage_error(tmp_path):

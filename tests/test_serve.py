@@ -163,11 +163,11 @@ def test_config_errors_are_shown_too(running, project):
     (project / "mcpdesc-docs.yml").write_text("description: helpdesk.mcpdesc.yaml\nsite_nmae: x\n")
     changes.put_and_wait(project / "mcpdesc-docs.yml")
     _, _, body = get(server, "/index.html")
-    assert (
-        "unknown setting 'site_nmae'"
-        in BeautifulSoup(body, "html.parser").select_one("[data-serve-problems]").get_text()
-    )
-    assert "unknown setting" in err.getvalue()
+    shown = BeautifulSoup(body, "html.parser").select_one("[data-serve-problems] [data-diagnostic]").get_text(" ")
+    # A located diagnostic like the description's own: file:line:column and the rule.
+    assert "mcpdesc-docs.yml:2:1" in shown
+    assert "error[mcpdesc-docs.config] unknown setting 'site_nmae'" in shown
+    assert "mcpdesc-docs.yml:2:1: error[mcpdesc-docs.config] unknown setting" in err.getvalue()
 
 
 def test_reload_event_follows_a_successful_rebuild(running, project):

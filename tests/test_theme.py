@@ -43,7 +43,7 @@ def test_undefined_names_in_templates_are_located_errors(tmp_path):
     root = project(tmp_path, {"index.html": "line one\n{{ no_such_thing.attribute }}\n"})
     code, _, err = run("build", str(root))
     assert code == 2
-    assert "index.html:2: template error" in err
+    assert "index.html:2: error[mcpdesc-docs.template] template error" in err
     assert "no_such_thing" in err
     assert "Traceback" not in err
     assert not (root / "site").exists()
@@ -53,4 +53,4 @@ def test_template_syntax_errors_are_located(tmp_path):
     root = project(tmp_path, {"404.html": "ok\n{% if %}\n"})
     code, _, err = run("build", str(root))
     assert code == 2
-    assert "404.html:2: template syntax error" in err
+    assert "404.html:2: error[mcpdesc-docs.template] template syntax error" in err

@@ -30,8 +30,8 @@ import jinja2
 from watchfiles import Change, DefaultFilter, watch
 
 from ..config import Config, load_config
-from ..diagnostics import Diagnostic, write_report
-from ..errors import ExitCode, UsageError
+from ..diagnostics import Diagnostic, format_text, write_report
+from ..errors import ExitCode, ProjectError, UsageError
 from ..output import write_site
 from ..pipeline import BuildOutcome, render_description
 from ..render.pages import RenderCache
@@ -117,6 +117,10 @@ class DevServer:
             config = load_config(self.path)
             self._config = config
             outcome = render_description(config, cache=self._render_cache)
+        except ProjectError as exc:
+            self._fail(Problems(tuple(exc.diagnostics)))
+            self.err.write(format_text(exc.diagnostics))
+            return False
         except UsageError as exc:
             self._fail(Problems((), str(exc)))
             self.err.write(f"mcpdesc-docs: error: {exc}\n")

@@ -12,7 +12,8 @@ import jinja2
 
 from .. import __version__
 from ..config import Config
-from ..errors import UsageError
+from ..diagnostics import Diagnostic, Severity
+from ..errors import ProjectError
 from ..kinds import KIND_NAMES, KINDS
 from ..model.navigation import Navigation, NavKindView
 from ..model.site import Page, Scope, Site, Tag
@@ -66,8 +67,17 @@ _KIND_SINGULAR = {kind.name: kind.singular for kind in KINDS}
 _KIND_DIRS = {kind.name: kind.directory for kind in KINDS}
 
 
-class TemplateError(UsageError):
+TEMPLATE_RULE = "mcpdesc-docs.template"
+"""The rule id of template problems (ours: templates are the theme's code, not the description's)."""
+
+
+class TemplateError(ProjectError):
     """A theme template failed (exit 2), located by template file and line."""
+
+    @classmethod
+    def at(cls, file: str, line: int | None, code: str, message: str) -> TemplateError:
+        found = Diagnostic(Severity.ERROR, TEMPLATE_RULE, code, message, None, line=line, file=file)
+        return cls([found])
 
 
 def relative_url(from_page: str, target: str) -> str:
@@ -123,20 +133,26 @@ def _render(env: jinja2.Environment, template: str, context: TemplateContext) ->
     try:
         return env.get_template(template).render(**context).encode("utf-8")
     except jinja2.TemplateSyntaxError as exc:
-        raise TemplateError(f"{exc.filename or exc.name}:{exc.lineno}: template syntax error: {exc.message}") from exc
+        raise TemplateError.at(
+            exc.filename or exc.name or template,
+            exc.lineno,
+            "template-syntax-error",
+            f"template syntax error: {exc.message}",
+        ) from exc
     except jinja2.TemplateError as exc:
-        raise TemplateError(f"{_template_location(exc, template)}: template error: {exc}") from exc
+        file, line = _template_location(exc, template)
+        raise TemplateError.at(file, line, "template-error", f"template error: {exc}") from exc
 
 
-def _template_location(exc: BaseException, fallback: str) -> str:
-    """file:line of the innermost template frame: Jinja rewrites tracebacks so that
+def _template_location(exc: BaseException, fallback: str) -> tuple[str, int | None]:
+    """File and line of the innermost template frame: Jinja rewrites tracebacks so that
     frames of compiled templates carry the template's file name and line."""
-    location = fallback
+    location: tuple[str, int | None] = (fallback, None)
     trace = exc.__traceback__
     while trace is not None:
         filename = trace.tb_frame.f_code.co_filename
         if filename.endswith((".html", ".xml", ".j2")):
-            location = f"{filename}:{trace.tb_lineno}"
+            location = (filename, trace.tb_lineno)
         trace = trace.tb_next
     return location
 

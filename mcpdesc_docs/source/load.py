@@ -102,7 +102,7 @@ class Source:
         return self._source_map
 
     def place(self, diagnostic: Diagnostic) -> Diagnostic:
-        line, column = self.source_map.locate(diagnostic.path)
+        line, column = self.source_map.locate(diagnostic.path or "")
         return diagnostic.located(self.name, line, column)
 
 

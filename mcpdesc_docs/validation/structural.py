@@ -28,7 +28,7 @@ def _validator(spec: Specification) -> Draft202012Validator:
 
 
 def validate_structure(data: object, spec: Specification) -> list[Diagnostic]:
-    diagnostics: dict[tuple[str, str, str], Diagnostic] = {}
+    diagnostics: dict[tuple[str | None, str, str], Diagnostic] = {}
     for raw in _validator(spec).iter_errors(data):
         leaf = best_match(raw.context) if raw.context and raw.validator != "anyOf" else raw
         for diagnostic in _diagnose(leaf):

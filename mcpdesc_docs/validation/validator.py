@@ -67,7 +67,7 @@ def check_document(data: object) -> tuple[Specification | None, list[Diagnostic]
 
 
 def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    seen: dict[tuple[str, str, str, str], Diagnostic] = {}
+    seen: dict[tuple[str, str, str | None, str], Diagnostic] = {}
     for diagnostic in diagnostics:
         seen.setdefault((diagnostic.rule, diagnostic.code, diagnostic.path, diagnostic.message), diagnostic)
     return list(seen.values())
