@@ -12,7 +12,8 @@ from .diagnostics import Diagnostic, error
 from .errors import DescriptionError, ProjectError, UsageError
 from .resources import available_themes
 from .source import pointer as jp
-from .source.load import DEFAULT_LIMITS, Limits, Source, read_source
+from .source.limits import DEFAULT_LIMITS, Limits
+from .source.load import Source, read_source
 
 CONFIG_NAMES = ("mcpdesc-docs.yml", "mcpdesc-docs.yaml")
 # Configs are small; a generous but far smaller bound than for descriptions.

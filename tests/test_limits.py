@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from mcpdesc_docs.source.load import DEFAULT_LIMITS, Limits
+from mcpdesc_docs.source.limits import DEFAULT_LIMITS, Limits
 
 from .sites import SAMPLE, load_data, run
 

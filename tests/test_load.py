@@ -7,7 +7,8 @@ import time
 import pytest
 
 from mcpdesc_docs.errors import DescriptionError
-from mcpdesc_docs.source.load import Limits, parse_bytes, parse_text
+from mcpdesc_docs.source.limits import Limits
+from mcpdesc_docs.source.load import parse_bytes, parse_text
 
 
 def load_error(text: str | bytes, name: str = "doc.yaml", **kwargs: object) -> tuple[str, int | None, int | None]:

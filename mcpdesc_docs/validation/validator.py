@@ -9,7 +9,8 @@ from pathlib import Path
 from ..diagnostics import Diagnostic, count, error
 from ..errors import DescriptionError
 from ..kinds import KINDS
-from ..source.load import DEFAULT_LIMITS, Limits, Source, read_source
+from ..source.limits import DEFAULT_LIMITS, Limits
+from ..source.load import Source, read_source
 from ..spec.versions import SPEC_0_7_0, Specification, detect
 from .document import Document
 from .registry import load_rules

@@ -1,0 +1,215 @@
+"""YAML in the spec's restricted profile, read from libyaml's event stream.
+
+The walk is iterative, so a 100k-deep document cannot exhaust the Python stack, and
+every profile rule (one document, no aliases or anchors, no custom tags, no duplicate or
+non-string keys, JSON-like scalars) is checked on the event that breaks it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import yaml
+
+from ..errors import DescriptionError
+from . import pointer as jp
+from .limits import LIMITS_RULE, Limits
+from .positions import PROFILE_RULE, SYNTAX_RULE, SourceMap, fatal, offset_position
+
+# JSON-like scalar resolution (the YAML 1.2 JSON schema): only these plain scalars are
+# not strings, so `2026-07-28`, `yes`, `on` and `0x1F` stay strings.
+_INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
+_FLOAT = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?")
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
+class _NonFinite(Exception):
+    pass
+
+
+def _resolve_plain(value: str) -> object:
+    if value == "null" or value == "":
+        return None
+    if value == "true":
+        return True
+    if value == "false":
+        return False
+    if _INT.fullmatch(value):
+        return int(value)
+    if _FLOAT.fullmatch(value):
+        number = float(value)
+        if not math.isfinite(number):
+            raise _NonFinite(value)
+        return number
+    return value
+
+
+def _mark(mark: Any) -> tuple[int, int]:
+    # libyaml's marks and PyYAML's share line/column attributes but not a type.
+    if mark is None:
+        return (1, 1)
+    return int(mark.line) + 1, int(mark.column) + 1
+
+
+class _MappingFrame:
+    __slots__ = ("container", "first_seen", "key", "key_position", "pointer")
+
+    def __init__(self, container: dict[str, object], pointer: str) -> None:
+        self.container = container
+        self.pointer = pointer
+        self.key: str | None = None
+        self.key_position: tuple[int, int] = (1, 1)
+        self.first_seen: dict[str, tuple[int, int]] = {}
+
+
+class _SequenceFrame:
+    __slots__ = ("container", "pointer")
+
+    def __init__(self, container: list[object], pointer: str) -> None:
+        self.container = container
+        self.pointer = pointer
+
+
+class _Walk:
+    """One pass over the events of one text: builds the data and the source map."""
+
+    def __init__(self, text: str, limits: Limits, name: str) -> None:
+        self.text = text
+        self.limits = limits
+        self.name = name
+        self.source_map = SourceMap()
+        self.stack: list[_MappingFrame | _SequenceFrame] = []
+        self.root: object = None
+        self.documents = 0
+        self.nodes = 0
+
+    def fail(self, message: str, position: tuple[int, int], code: str, rule: str = PROFILE_RULE) -> DescriptionError:
+        return fatal(self.name, message, *position, code=code, rule=rule)
+
+    def too_deep(self, position: tuple[int, int]) -> DescriptionError:
+        return self.fail(f"nesting deeper than {self.limits.max_depth} levels", position, "input-too-deep", LIMITS_RULE)
+
+    def run(self) -> tuple[object, SourceMap]:
+        parser = yaml.CSafeLoader(self.text)
+        try:
+            while True:
+                event = self.next_event(parser)
+                if event is None or isinstance(event, yaml.StreamEndEvent):
+                    break
+                self.handle(event)
+        finally:
+            parser.dispose()
+        if self.documents == 0:
+            raise fatal(self.name, "the file holds no YAML document", 1, 1, code="empty-document")
+        return self.root, self.source_map
+
+    def next_event(self, parser: yaml.CSafeLoader) -> yaml.Event | None:
+        try:
+            return parser.get_event()
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            position = _mark(mark) if mark is not None else (1, 1)
+            problem = exc.problem or exc.context or "syntax error"
+            if "nesting depth" in problem:  # libyaml's own bound (1000), met while scanning ahead
+                raise self.too_deep(position) from None
+            raise self.fail(f"invalid YAML: {problem}", position, "yaml-syntax", SYNTAX_RULE) from None
+        except yaml.reader.ReaderError as exc:
+            position = offset_position(self.text, exc.position)
+            raise self.fail(f"invalid YAML: {exc.reason}", position, "yaml-syntax", SYNTAX_RULE) from None
+
+    def handle(self, event: yaml.Event) -> None:
+        if isinstance(event, yaml.StreamStartEvent | yaml.DocumentEndEvent):
+            return
+        if isinstance(event, yaml.DocumentStartEvent):
+            self.documents += 1
+            if self.documents > 1:
+                raise self.fail(
+                    "a description holds exactly one YAML document", _mark(event.start_mark), "multiple-documents"
+                )
+            return
+        if isinstance(event, yaml.AliasEvent):
+            raise self.fail(f"YAML aliases are not allowed (*{event.anchor})", _mark(event.start_mark), "yaml-alias")
+        if isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
+            self.stack.pop()
+            return
+        assert isinstance(event, yaml.NodeEvent)
+        position = _mark(event.start_mark)
+        if event.anchor is not None:
+            raise self.fail(f"YAML anchors are not allowed (&{event.anchor})", position, "yaml-anchor")
+        self.nodes += 1
+        if self.nodes > self.limits.max_nodes:
+            raise self.fail(f"more than {self.limits.max_nodes} values", position, "input-too-many-nodes", LIMITS_RULE)
+        if isinstance(event, yaml.ScalarEvent):
+            value = self.scalar(event, position)
+        else:
+            assert isinstance(event, yaml.CollectionStartEvent)
+            value = self.collection(event, position)
+        self.attach(event, value, position)
+
+    def scalar(self, event: yaml.ScalarEvent, position: tuple[int, int]) -> object:
+        if len(event.value) > self.limits.max_string_length:
+            raise self.fail(
+                f"a string of {len(event.value)} characters; the limit is {self.limits.max_string_length}",
+                position,
+                "input-string-too-long",
+                LIMITS_RULE,
+            )
+        if event.tag not in (None, "!", _STR_TAG):
+            raise self.fail(f"YAML tags are not allowed ({event.tag})", position, "yaml-tag")
+        plain = event.tag is None and event.implicit[0]
+        try:
+            return _resolve_plain(event.value) if plain else event.value
+        except _NonFinite:
+            raise self.fail(f"non-finite number {event.value} is not allowed", position, "non-finite-number") from None
+
+    def collection(self, event: yaml.CollectionStartEvent, position: tuple[int, int]) -> object:
+        if event.tag not in (None, "!"):
+            raise self.fail(f"YAML tags are not allowed ({event.tag})", position, "yaml-tag")
+        if len(self.stack) >= self.limits.max_depth:
+            raise self.too_deep(position)
+        return {} if isinstance(event, yaml.MappingStartEvent) else []
+
+    def attach(self, event: yaml.NodeEvent, value: object, position: tuple[int, int]) -> None:
+        """Put a new value where it belongs: the root, a mapping's key or value, or a sequence."""
+        if not self.stack:
+            self.root = value
+            current = ""
+        else:
+            frame = self.stack[-1]
+            if isinstance(frame, _MappingFrame):
+                if frame.key is None:
+                    self.take_key(frame, event, value, position)
+                    return
+                current = jp.join(frame.pointer, frame.key)
+                frame.container[frame.key] = value
+                self.source_map.keys[current] = frame.key_position
+                frame.key = None
+            else:
+                current = jp.join(frame.pointer, len(frame.container))
+                frame.container.append(value)
+        self.source_map.values[current] = position
+        if isinstance(value, dict):
+            self.stack.append(_MappingFrame(value, current))
+        elif isinstance(value, list):
+            self.stack.append(_SequenceFrame(value, current))
+
+    def take_key(self, frame: _MappingFrame, event: yaml.NodeEvent, key: object, position: tuple[int, int]) -> None:
+        if not isinstance(key, str):
+            shown = event.value if isinstance(event, yaml.ScalarEvent) else "a collection"
+            raise self.fail(f"mapping keys must be strings (found {shown})", position, "non-string-key")
+        first = frame.first_seen.get(key)
+        if first is not None:
+            raise self.fail(
+                f"duplicate key {key!r} (first at line {first[0]}, column {first[1]})", position, "duplicate-key"
+            )
+        frame.first_seen[key] = position
+        frame.key = key
+        frame.key_position = position
+
+
+def walk_yaml_events(text: str, limits: Limits, name: str) -> tuple[object, SourceMap]:
+    """The data of a YAML (or JSON) text and where every value came from; any profile
+    violation raises a located DescriptionError."""
+    return _Walk(text, limits, name).run()
