@@ -20,3 +20,11 @@ def _session_template_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterato
         del os.environ[CACHE_DIR_VARIABLE]
     else:
         os.environ[CACHE_DIR_VARIABLE] = previous
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="rewrite tests/golden/*.out from the current output instead of comparing with it",
+    )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,15 +11,12 @@ from bs4 import BeautifulSoup
 from mcpdesc_docs.cli import main
 from mcpdesc_docs.source.load import read_source
 
-ROOT = Path(__file__).resolve().parents[1]
+from .shared_data import EXAMPLES_DIR, ROOT, descriptions_in
+
 SAMPLE_DIR = ROOT / "sample-site"
 SAMPLE = SAMPLE_DIR / "helpdesk.mcpdesc.yaml"
-CORPUS = Path(os.environ.get("MCPDESC_CORPUS", ROOT.parent / "shared" / "corpus"))
-EXAMPLES = (
-    sorted(p for p in (CORPUS / "examples").glob("*") if p.suffix in {".yaml", ".yml", ".json"})
-    if (CORPUS / "examples").is_dir()
-    else []
-)
+EXAMPLES = descriptions_in(EXAMPLES_DIR)
+"""The upstream 0.8.0 examples, read in place (none without the corpus: test_corpus says so)."""
 
 
 def run(*argv: str) -> tuple[int, str, str]:

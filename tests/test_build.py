@@ -49,7 +49,7 @@ def test_sample_config_is_strict_and_names_the_description():
     assert (SAMPLE_DIR / config["description"]).resolve() == SAMPLE
 
 
-if EXAMPLES:  # read in place from the shared corpus; no corpus, no cases (.ci/run says so)
+if EXAMPLES:  # read in place from the shared corpus; no corpus, no cases (test_corpus.py says so)
 
     @pytest.mark.parametrize("example", EXAMPLES, ids=[p.name for p in EXAMPLES])
     def test_every_corpus_example_builds(example, tmp_path):

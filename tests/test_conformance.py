@@ -7,7 +7,6 @@ least one error, ``warning`` at least one warning and no error, ``valid`` no dia
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -15,9 +14,7 @@ import pytest
 from mcpdesc_docs.validation.validator import validate_file
 
 from .helpers import describe
-
-CORPUS = Path(os.environ.get("MCPDESC_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus"))
-CONFORMANCE = CORPUS / "conformance-0.8.0"
+from .shared_data import CONFORMANCE
 
 
 def verdict_of(path: Path) -> str | None:
@@ -174,7 +171,7 @@ EXPECTED_RULES: dict[str, tuple[str, ...]] = {
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    # No corpus, no cases (rather than one skipped placeholder); .ci/run says so.
+    # No corpus, no cases; test_corpus.py fails in CI (skips elsewhere) and says where it looked.
     if "fixture_path" in metafunc.fixturenames and FIXTURES:
         metafunc.parametrize(
             ("fixture_path", "verdict"), FIXTURES, ids=[str(p.relative_to(CONFORMANCE)) for p, _ in FIXTURES]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +13,7 @@ import pytest
 from mcpdesc_docs.diagnostics import Severity
 
 from .helpers import VERSIONS, base_document, describe, diagnostics_of, elicitation
+from .shared_data import SPEC, require
 
 Mutation = Callable[[dict[str, Any]], None]
 
@@ -230,7 +230,7 @@ def test_requirement_fails_and_passes(case: Case, version: str) -> None:
 
 
 def test_every_anchor_of_the_chapter_has_a_case() -> None:
-    chapter = Path(__file__).resolve().parents[2] / "shared" / "spec" / "elicitation-0.9.0-rc.3.md"
+    chapter = require(SPEC / "elicitation-0.9.0-rc.3.md", "the 0.9.0-rc.3 elicitation chapter", "MCPDESC_SPEC")
     anchors = set(re.findall(r"<(req-[a-z0-9-]+)>", chapter.read_text(encoding="utf-8")))
     assert anchors, "the chapter lists requirement anchors"
     assert anchors == {case.requirement for case in CASES}

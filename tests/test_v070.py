@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from .shared_data import EXAMPLES_070_DIR, descriptions_in
 from .sites import build, html_pages, load_data, parse, run
 from .test_completeness import missing_strings
 
@@ -119,3 +120,26 @@ def test_invalid_0_7_0_documents_are_located(tmp_path, mutate, rule, code):
     assert found, report["diagnostics"]
     assert all(d["line"] and d["column"] for d in found)
     assert all(d["requirement"] is None for d in report["diagnostics"])
+
+
+REAL_DUMPS = descriptions_in(EXAMPLES_070_DIR)
+"""Real 0.7.0 descriptions of public servers, read in place (test_corpus.py guards them)."""
+
+if REAL_DUMPS:
+
+    @pytest.mark.parametrize("dump", REAL_DUMPS, ids=[p.name for p in REAL_DUMPS])
+    def test_real_0_7_0_dumps_build_show_every_string_and_migrate(dump, tmp_path):
+        code, out, err = build(dump, tmp_path / "site")
+        assert code == 0, out + err
+        assert "valid (0.7.0)" in out
+        assert missing_strings(dump, tmp_path / "site") == []
+        target = tmp_path / "migrated.yaml"
+        code, out, err = run("migrate", str(dump), "-o", str(target))
+        if "protocolVersion" not in load_data(dump).get("info", {}):
+            # Nothing is guessed: the author must say which protocol version the server speaks.
+            assert code == 1
+            assert "protocol-version-unknown" in out
+            code, out, err = run("migrate", str(dump), "-o", str(target), "--protocol-version", "2025-06-18")
+        assert code == 0, out + err
+        code, out, _ = run("validate", str(target))
+        assert code == 0, out
