@@ -29,6 +29,7 @@ from pathlib import Path
 
 import yaml
 
+from mcpdesc_docs.devserver.project import ProjectBuilder
 from mcpdesc_docs.devserver.server import DevServer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -70,7 +71,7 @@ def floor(description: Path, site: Path, scratch: Path) -> float:
 def serve_edit(path: Path, description: Path, title: str, runs: int = 3) -> float:
     """Median time from saving an edit (a tool's ``title``) to the dev server serving the
     rebuilt site with the new title in that tool's page."""
-    server = DevServer(path, out=io.StringIO(), err=io.StringIO())
+    server = DevServer(ProjectBuilder(path, out=io.StringIO(), err=io.StringIO()), err=io.StringIO())
     original = description.read_text(encoding="utf-8")
     try:
         assert server.rebuild()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
+from mcpdesc_docs.devserver.project import ProjectBuilder
 from mcpdesc_docs.devserver.server import DevServer
 
 from .browser import chromium
@@ -31,7 +32,7 @@ def test_tool_page_reloads_with_the_new_title_without_a_click(tmp_path):
     project.mkdir()
     for name in ("mcpdesc-docs.yml", "helpdesk.mcpdesc.yaml"):
         shutil.copy(SAMPLE_DIR / name, project / name)
-    server = DevServer(project, port=0, out=io.StringIO(), err=io.StringIO())
+    server = DevServer(ProjectBuilder(project, out=io.StringIO(), err=io.StringIO()), port=0, err=io.StringIO())
     watcher = None
     try:
         assert server.rebuild()

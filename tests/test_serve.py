@@ -20,7 +20,10 @@ import pytest
 from bs4 import BeautifulSoup
 from watchfiles import Change
 
-from mcpdesc_docs.devserver.server import EVENTS_PATH, DevServer, safe_request_path, serve
+from mcpdesc_docs.devserver.handler import safe_request_path
+from mcpdesc_docs.devserver.overlay import EVENTS_PATH
+from mcpdesc_docs.devserver.project import ProjectBuilder
+from mcpdesc_docs.devserver.server import DevServer, serve
 
 from .sites import SAMPLE_DIR
 
@@ -94,15 +97,8 @@ def running(project: Path):
 
     thread = threading.Thread(
         target=serve,
-        kwargs={
-            "path": project,
-            "host": "127.0.0.1",
-            "port": 0,
-            "open_browser": False,
-            "out": out,
-            "err": err,
-            "changes": source,
-        },
+        args=(ProjectBuilder(project, out=out, err=err),),
+        kwargs={"host": "127.0.0.1", "port": 0, "open_browser": False, "err": err, "changes": source},
         daemon=True,
     )
     thread.start()
@@ -255,7 +251,7 @@ def test_request_paths_are_normalised(raw, expected):
 
 def test_watcher_ignores_the_output_directory_and_rebuilds_once_per_batch(project):
     out, err = io.StringIO(), io.StringIO()
-    server = DevServer(project, out=out, err=err)
+    server = DevServer(ProjectBuilder(project, out=out, err=err), err=err)
     try:
         assert server.rebuild()
         first = server.state_token
@@ -272,7 +268,7 @@ def test_watcher_ignores_the_output_directory_and_rebuilds_once_per_batch(projec
         assert server.site_root == good_root
         assert server.problems is not None
         assert "unsupported mcpdesc version" in out.getvalue()
-        paths = server.watch_paths()
+        paths = server.builder.watch_paths()
         assert project in paths
         assert any(p.name == "templates" for p in paths)
         assert any(p.name == "themes" for p in paths)

@@ -1,0 +1,145 @@
+"""HTTP for the dev server: loopback only, nothing outside the served site, Server-Sent
+Events for reloads. The handler asks the server for files and state; it holds none."""
+
+from __future__ import annotations
+
+import logging
+import mimetypes
+import posixpath
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Protocol
+from urllib.parse import unquote, urlsplit
+
+from .overlay import ASSETS_PATH, EVENTS_PATH, serve_asset
+
+log = logging.getLogger(__name__)
+
+_HEARTBEAT_SECONDS = 15.0
+
+
+class Served(Protocol):
+    """What a request handler needs from the server."""
+
+    @property
+    def stopping(self) -> bool: ...
+
+    @property
+    def site_root(self) -> Path | None: ...
+
+    def resolve_request(self, raw_path: str) -> tuple[Path | None, Path | None]: ...
+
+    def decorate(self, html: bytes) -> bytes: ...
+
+    def no_site_page(self) -> bytes: ...
+
+    def wait_for_change(self, token: str, timeout: float) -> str: ...
+
+
+class LocalHTTPServer(ThreadingHTTPServer):
+    def server_bind(self) -> None:
+        # HTTPServer.server_bind looks up the host's fully qualified name, which can mean a
+        # DNS query; the preview server never needs it and never talks to the network.
+        self.socket.bind(self.server_address)
+        self.server_address = self.socket.getsockname()[:2]
+        self.server_name = str(self.server_address[0])
+        self.server_port = int(self.server_address[1])
+
+
+def safe_request_path(raw_path: str) -> str | None:
+    """The site-relative path of a request, or None when it tries to leave the site."""
+    path = unquote(urlsplit(raw_path).path, errors="strict")
+    if "\x00" in path or "\\" in path:
+        return None
+    segments = [segment for segment in path.split("/") if segment not in ("", ".")]
+    if any(segment == ".." for segment in segments):
+        return None
+    relative = posixpath.join(*segments) if segments else ""
+    return relative or "index.html"
+
+
+def handler_for(server: Served) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "mcpdesc-docs"
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: object) -> None:
+            log.debug("%s - %s", self.address_string(), format % args)
+
+        def do_HEAD(self) -> None:
+            self._respond(send_body=False)
+
+        def do_GET(self) -> None:
+            path = urlsplit(self.path).path
+            if path == EVENTS_PATH:
+                self._stream_events()
+                return
+            if path.startswith(ASSETS_PATH):
+                asset = serve_asset(path.removeprefix(ASSETS_PATH))
+                if asset is not None:
+                    self._send(HTTPStatus.OK, asset[0], asset[1], True)
+                    return
+            self._respond(send_body=True)
+
+        def _respond(self, *, send_body: bool) -> None:
+            try:
+                file, root = server.resolve_request(self.path)
+            except UnicodeDecodeError:
+                file, root = None, server.site_root
+            if root is None:
+                self._send(HTTPStatus.SERVICE_UNAVAILABLE, server.no_site_page(), "text/html; charset=utf-8", send_body)
+                return
+            if file is None:
+                not_found = root / "404.html"
+                body = server.decorate(not_found.read_bytes()) if not_found.is_file() else b"Not found"
+                self._send(HTTPStatus.NOT_FOUND, body, "text/html; charset=utf-8", send_body)
+                return
+            content_type = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+            try:
+                body = file.read_bytes()
+            except OSError:
+                self._send(HTTPStatus.NOT_FOUND, b"Not found", "text/plain; charset=utf-8", send_body)
+                return
+            if content_type == "text/html":
+                body = server.decorate(body)
+            if content_type.startswith("text/") or content_type in ("application/javascript", "application/json"):
+                content_type += "; charset=utf-8"
+            self._send(HTTPStatus.OK, body, content_type, send_body)
+
+        def _send(self, status: HTTPStatus, body: bytes, content_type: str, send_body: bool) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            self.end_headers()
+            if send_body:
+                self.wfile.write(body)
+
+        def _stream_events(self) -> None:
+            query = urlsplit(self.path).query
+            token = dict(p.split("=", 1) for p in query.split("&") if "=" in p).get("state", "")
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            try:
+                self.wfile.write(b"retry: 500\n\n")
+                self.wfile.flush()
+                while not server.stopping:
+                    current = server.wait_for_change(token, _HEARTBEAT_SECONDS)
+                    if server.stopping:
+                        return
+                    if current != token:
+                        self.wfile.write(f"event: change\ndata: {current}\n\n".encode())
+                        self.wfile.flush()
+                        return
+                    self.wfile.write(b": keep-alive\n\n")
+                    self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                return
+
+    return Handler

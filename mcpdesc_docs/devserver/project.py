@@ -1,0 +1,78 @@
+"""The builder ``serve`` uses for a project: the pipeline, re-read on every rebuild."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from ..config import Config, load_config
+from ..diagnostics import format_text, write_report
+from ..errors import ProjectError, UsageError
+from ..pipeline import render_description
+from ..render.pages import RenderCache
+from ..resources import builtin_dir
+from .builder import Rebuild
+
+
+class ProjectBuilder:
+    """Reads the config and the description afresh each time (editing either is an edit
+    like any other) and reports in the terminal as ``build`` does. Pages whose content did
+    not change are reused between builds until a template or theme file changes."""
+
+    def __init__(self, path: Path, *, out: TextIO, err: TextIO) -> None:
+        self.path = path
+        self.out = out
+        self.err = err
+        self._config: Config | None = None
+        self._render_cache = RenderCache()
+
+    @property
+    def config(self) -> Config | None:
+        """The config of the last build that could read one."""
+        return self._config
+
+    def build(self, changed: Sequence[str] = ()) -> Rebuild:
+        if any(self._is_theme_file(path) for path in changed):
+            self._render_cache = RenderCache()  # a template or asset changed: render everything
+        try:
+            config = load_config(self.path)
+            self._config = config
+            outcome = render_description(config, cache=self._render_cache)
+        except ProjectError as exc:
+            self.err.write(format_text(exc.diagnostics))
+            return Rebuild(None, tuple(exc.diagnostics))
+        except UsageError as exc:
+            self.err.write(f"mcpdesc-docs: error: {exc}\n")
+            return Rebuild(None, message=str(exc))
+        validation = outcome.validation
+        if validation.diagnostics or outcome.files is None:
+            spec = validation.specification.name if validation.specification else None
+            write_report(self.out, validation.diagnostics, validation.file, spec, "text")
+        return Rebuild(outcome.files, tuple(validation.diagnostics), pages=outcome.pages)
+
+    def _theme_roots(self) -> list[Path]:
+        roots = [builtin_dir("templates"), builtin_dir("themes")]
+        if self._config is not None and self._config.theme.custom_dir is not None:
+            roots.append(self._config.theme.custom_dir)
+        return roots
+
+    def _is_theme_file(self, path: str) -> bool:
+        candidate = Path(path).resolve()
+        return any(candidate.is_relative_to(root.resolve()) for root in self._theme_roots())
+
+    def watch_paths(self) -> list[Path]:
+        config = self._config
+        paths = [builtin_dir("templates"), builtin_dir("themes")]
+        if config is None:
+            paths.append(self.path if self.path.is_dir() else self.path.parent)
+            return paths
+        paths.append(config.project_dir)
+        if config.description.parent != config.project_dir:
+            paths.append(config.description.parent)
+        if config.theme.custom_dir is not None:
+            paths.append(config.theme.custom_dir)
+        return paths
+
+    def ignore_paths(self) -> list[Path]:
+        return [self._config.site_dir] if self._config is not None else []

@@ -1,0 +1,135 @@
+"""The dev server driven by a fake builder that fails on demand: no project, no socket."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from watchfiles import Change
+
+from mcpdesc_docs.devserver.builder import Rebuild
+from mcpdesc_docs.devserver.server import DevServer
+from mcpdesc_docs.diagnostics import error
+
+PROBLEM = error("mcpdesc.tags.unique", "duplicate-root-tag", "tag 'x' is declared twice", "/tags/1/name").located(
+    "fake.mcpdesc.yaml", 7, 9
+)
+
+
+class FakeBuilder:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.version = 1
+        self.failure: str | None = None
+        """None builds; "diagnostic" fails with PROBLEM; "crash" raises."""
+        self.calls: list[tuple[str, ...]] = []
+
+    def build(self, changed: Sequence[str] = ()) -> Rebuild:
+        self.calls.append(tuple(changed))
+        if self.failure == "crash":
+            raise RuntimeError("the builder broke")
+        if self.failure == "diagnostic":
+            return Rebuild(None, (PROBLEM,))
+        page = f"<html><body><h1>version {self.version}</h1></body></html>".encode()
+        return Rebuild({"index.html": page, "about.html": b"<html><body>same</body></html>"}, pages=2)
+
+    def watch_paths(self) -> list[Path]:
+        return [self.root]
+
+    def ignore_paths(self) -> list[Path]:
+        return [self.root / "site"]
+
+
+@pytest.fixture
+def served(tmp_path: Path):
+    builder = FakeBuilder(tmp_path)
+    err = io.StringIO()
+    server = DevServer(builder, err=err)
+    yield server, builder, err
+    server.close()
+
+
+def page(server: DevServer, path: str = "/index.html") -> BeautifulSoup:
+    file, _ = server.resolve_request(path)
+    assert file is not None
+    return BeautifulSoup(server.decorate(file.read_bytes()), "html.parser")
+
+
+def test_a_failed_build_keeps_the_last_good_site_and_shows_why(served):
+    server, builder, err = served
+    assert server.rebuild()
+    assert server.state_token == "1.0"
+    good_root = server.site_root
+    builder.version, builder.failure = 2, "diagnostic"
+    assert not server.rebuild()
+    assert server.state_token == "1.1"  # browsers hear of the failure (the banner) ...
+    assert server.site_root == good_root  # ... but keep the last good site
+    shown = page(server)
+    assert shown.h1.get_text() == "version 1"
+    banner = shown.select_one("[data-serve-problems] [data-diagnostic]").get_text(" ")
+    assert "fake.mcpdesc.yaml:7:9" in banner
+    assert "error[mcpdesc.tags.unique] tag 'x' is declared twice" in banner
+    assert "still serving the last good site" in err.getvalue()
+    builder.failure = None
+    assert server.rebuild()
+    assert server.state_token == "2.1"
+    shown = page(server)
+    assert shown.h1.get_text() == "version 2"
+    assert shown.select("[data-serve-problems]") == []
+
+
+def test_a_builder_that_raises_is_a_failed_build_not_a_dead_server(served):
+    server, builder, _err = served
+    assert server.rebuild()
+    builder.failure = "crash"
+    assert not server.rebuild()
+    assert server.problems is not None
+    assert server.problems.message == "internal error: RuntimeError: the builder broke"
+    assert "the builder broke" in page(server).select_one("[data-serve-problems]").get_text()
+    assert page(server).h1.get_text() == "version 1"
+
+
+def test_before_a_first_good_build_every_path_explains(served):
+    server, builder, _ = served
+    builder.failure = "diagnostic"
+    assert not server.rebuild()
+    assert server.resolve_request("/index.html") == (None, None)
+    body = BeautifulSoup(server.no_site_page(), "html.parser")
+    assert body.h1.get_text() == "No site yet"
+    assert "tag 'x' is declared twice" in body.select_one("[data-serve-problems]").get_text()
+
+
+def test_one_filter_decides_which_changes_rebuild(served, tmp_path):
+    server, builder, err = served
+    assert server.rebuild()
+    ignored = [
+        tmp_path / "site" / "index.html",  # the builder's own output
+        tmp_path / ".git" / "index",
+        tmp_path / "__pycache__" / "x.pyc",
+        tmp_path / ".helpdesk.mcpdesc.yaml.swp",
+    ]
+    server.watch_loop([{(Change.modified, str(p)) for p in ignored}])
+    assert builder.calls == [()]  # only the first build
+    relevant = tmp_path / "site.css"  # beside the output directory, not inside it
+    server.watch_loop([{(Change.modified, str(relevant)), (Change.added, str(ignored[0]))}])
+    assert builder.calls == [(), (str(relevant),)]  # one build per batch, told what changed
+    assert server.state_token == "2.0"
+    assert f"changed: {relevant}" in err.getvalue()
+
+
+def test_unchanged_files_are_not_written_again(served):
+    server, builder, _ = served
+    assert server.rebuild()
+    first = server.site_root
+    assert first is not None
+    about_before = (first / "about.html").stat().st_ino
+    builder.version = 2
+    assert server.rebuild()
+    second = server.site_root
+    assert second is not None
+    assert second != first
+    assert (second / "about.html").stat().st_ino == about_before  # hard-linked from the last build
+    assert (second / "index.html").read_bytes().count(b"version 2") == 1
