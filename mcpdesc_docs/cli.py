@@ -24,7 +24,14 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     validate = commands.add_parser("validate", help="check a description and report every problem")
-    validate.add_argument("file", metavar="FILE", help="a .mcpdesc.yaml / .mcpdesc.json description")
+    validate.add_argument(
+        "path",
+        metavar="PATH",
+        nargs="?",
+        default=".",
+        help="a description file, or a project directory or mcpdesc-docs.yml whose description to check "
+        "with its settings (default: .)",
+    )
     validate.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 1)")
     validate.add_argument("--format", dest="output_format", choices=("text", "json", "github"), default="text")
 
@@ -85,7 +92,7 @@ def _dispatch(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if options.command == "validate":
         from .commands import validate
 
-        return validate.run(options.file, strict=options.strict, output_format=options.output_format, out=out)
+        return validate.run(options.path, strict=options.strict, output_format=options.output_format, out=out)
     if options.command == "build":
         from .commands import build
 

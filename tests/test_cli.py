@@ -92,6 +92,25 @@ def test_warnings_pass_unless_strict(tmp_path: Path) -> None:
     assert run("validate", file, "--strict")[0] == 1
 
 
+def test_validate_reads_a_projects_settings(tmp_path: Path) -> None:
+    text = 'mcpdesc: "0.8.0"\ninfo: {name: x, version: "1"}\nprotocolVersions: [2025-03-26, 2025-06-18]\n'
+    write(tmp_path, "legacy.mcpdesc.yaml", text)
+    config = tmp_path / "mcpdesc-docs.yml"
+    config.write_text("description: legacy.mcpdesc.yaml\n")
+    assert run("validate", str(tmp_path))[0] == 0
+    config.write_text("description: legacy.mcpdesc.yaml\nstrict: true\n")  # as build would: warnings fail
+    for path in (tmp_path, config):
+        code, out, _ = run("validate", str(path))
+        assert code == 1
+        assert f"{tmp_path / 'legacy.mcpdesc.yaml'}: valid with warnings" in out
+    config.write_text("description: legacy.mcpdesc.yaml\nlimits: {max_bytes: 10}\n")
+    code, out, _ = run("validate", str(tmp_path))
+    assert code == 1
+    assert "error[mcpdesc.input.limits]" in out
+    # A description file alone still gets the defaults, whatever config sits beside it.
+    assert run("validate", str(tmp_path / "legacy.mcpdesc.yaml"))[0] == 0
+
+
 def test_unsupported_version_is_a_clear_error(tmp_path: Path) -> None:
     file = write(tmp_path, "old.json", '{"mcpdesc": "0.6.0", "info": {"name": "x", "version": "1"}}')
     code, out, _ = run("validate", file)
