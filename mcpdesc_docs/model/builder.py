@@ -47,19 +47,8 @@ from .site import (
     Transport,
     TransportSecurity,
     Variant,
-    anchor_id,
-    slugify,
 )
-
-
-class _Anchors:
-    """Ids unique within one page: a repeat gets ``-2``, ``-3`` ..."""
-
-    def __init__(self) -> None:
-        self.used: set[str] = set()
-
-    def take(self, wanted: str) -> str:
-        return _unique_slug(wanted, self.used)
+from .urls import PageAnchors, anchor_id, primitive_pages, tag_pages
 
 
 def _string(data: Mapping[str, Any], key: str) -> str | None:
@@ -318,11 +307,11 @@ class _Builder:
 
     def tags(self) -> tuple[Tag, ...]:
         tags = []
-        used: set[str] = set()
+        paths = tag_pages()
         for item in as_list(self.data.get("tags")):
             data = as_object(item)
             name = _string(data, "name") or ""
-            path = f"tags/{_unique_slug(slugify(name), used)}.html"
+            _, path = paths.take(name)
             tags.append(Tag(name, anchor_id("tag", name), _string(data, "description"), _extensions(data), path))
         return tuple(tags)
 
@@ -384,7 +373,7 @@ class _Builder:
             words.append(f"Last modified {annotations['lastModified']}")
         return tuple(words)
 
-    def elicitations(self, primitive: Primitive, variant_scope: Scope, anchors: _Anchors) -> tuple[Elicitation, ...]:
+    def elicitations(self, primitive: Primitive, variant_scope: Scope, anchors: PageAnchors) -> tuple[Elicitation, ...]:
         cards = []
         for index, item in enumerate(as_list(primitive.data.get("elicitations"))):
             data = as_object(item)
@@ -403,7 +392,7 @@ class _Builder:
             cards.append(
                 Elicitation(
                     name=name,
-                    anchor=anchors.take(anchor_id("elicitation", name)),
+                    anchor=anchors.elicitation(name),
                     mode=mode,
                     message=_string(data, "message") or "",
                     when=_string(data, "when"),
@@ -419,7 +408,7 @@ class _Builder:
             )
         return tuple(cards)
 
-    def examples(self, primitive: Primitive, anchors: _Anchors) -> tuple[Example, ...]:
+    def examples(self, primitive: Primitive, anchors: PageAnchors) -> tuple[Example, ...]:
         examples = []
         namespace = BY_NAME[primitive.kind].examples_namespace
         for name, raw in as_object(primitive.data.get("examples")).items():
@@ -439,7 +428,7 @@ class _Builder:
             examples.append(
                 Example(
                     name=name,
-                    anchor=anchors.take(anchor_id("example", name)),
+                    anchor=anchors.example(name),
                     component=component,
                     parts=tuple(parts),
                     is_error=is_error,
@@ -449,7 +438,7 @@ class _Builder:
         return tuple(examples)
 
     def interaction_examples(
-        self, primitive: Primitive, elicitations: Sequence[Elicitation], anchors: _Anchors
+        self, primitive: Primitive, elicitations: Sequence[Elicitation], anchors: PageAnchors
     ) -> tuple[InteractionExample, ...]:
         by_name = {e.name: e.anchor for e in elicitations}
         examples = []
@@ -498,7 +487,7 @@ class _Builder:
             examples.append(
                 InteractionExample(
                     name=name,
-                    anchor=anchors.take(anchor_id("interaction", name)),
+                    anchor=anchors.interaction(name),
                     input=dump_json(data.get("input")),
                     steps=tuple(steps),
                     result=dump_json(result),
@@ -508,7 +497,7 @@ class _Builder:
             )
         return tuple(examples)
 
-    def completion_examples(self, primitive: Primitive, anchors: _Anchors) -> tuple[CompletionExample, ...]:
+    def completion_examples(self, primitive: Primitive, anchors: PageAnchors) -> tuple[CompletionExample, ...]:
         examples = []
         for name, raw in as_object(primitive.data.get("completionExamples")).items():
             data = as_object(raw)
@@ -524,7 +513,7 @@ class _Builder:
             examples.append(
                 CompletionExample(
                     name=name,
-                    anchor=anchors.take(anchor_id("completion", name)),
+                    anchor=anchors.completion(name),
                     argument=_string(argument, "name") or "",
                     value=_string(argument, "value") or "",
                     context=tuple((str(k), str(v)) for k, v in context.items()),
@@ -547,7 +536,7 @@ class _Builder:
         value, component = self.resolve(primitive.data[key], jp.join(primitive.pointer, key), "schemas")
         return build_schema_tree(value, prefix, component=component)
 
-    def variant(self, primitive: Primitive, anchor: str, anchors: _Anchors) -> Variant:
+    def variant(self, primitive: Primitive, anchor: str, anchors: PageAnchors) -> Variant:
         data = primitive.data
         kind = primitive.kind
         scope = self.scope(data, self.root_scope)
@@ -611,20 +600,16 @@ class _Builder:
             for primitive in self.document.primitives_of(kind):
                 # Same identity = same page (validation guarantees disjoint scopes).
                 groups.setdefault(primitive.identity or primitive.pointer, []).append(primitive)
-            used: set[str] = set()
+            paths = primitive_pages(kind)
             for members in groups.values():
                 name = _string(members[0].data, "name") or ""
-                slug = _unique_slug(slugify(name), used)
-                anchors = _Anchors()
-                variant_anchors = (
-                    ["declaration"]
-                    if len(members) == 1
-                    else [anchors.take(f"variant-{n}") for n in range(1, len(members) + 1)]
-                )
+                slug, path = paths.take(name)
+                anchors = PageAnchors()
+                variant_anchors = anchors.variants(len(members))
                 variants = tuple(self.variant(p, a, anchors) for p, a in zip(members, variant_anchors, strict=True))
                 union = sorted({v for variant in variants for v in variant.scope.versions})
                 scope = Scope(tuple(union), any(v.scope.explicit for v in variants))
-                pages.append(Page(kind, name, slug, f"{BY_NAME[kind].directory}/{slug}.html", variants, scope))
+                pages.append(Page(kind, name, slug, path, variants, scope))
         return tuple(pages)
 
     def build(self, specification: Specification) -> Site:
@@ -671,15 +656,6 @@ class _Builder:
             self.requirement(value),
             by_transport,
         )
-
-
-def _unique_slug(slug: str, used: set[str]) -> str:
-    """``slug``, or ``slug-2``, ``slug-3`` ... the first one not in ``used`` (which it joins)."""
-    candidate, n = slug, 2
-    while candidate in used:
-        candidate, n = f"{slug}-{n}", n + 1
-    used.add(candidate)
-    return candidate
 
 
 def build_site(data: Mapping[str, Any], specification: Specification) -> Site:

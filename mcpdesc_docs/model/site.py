@@ -7,9 +7,7 @@ schemas turned into rows and form previews, free-form data pretty-printed.
 
 from __future__ import annotations
 
-import hashlib
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from .forms import FormPreview
@@ -412,11 +410,9 @@ class Site:
         return next((tag.path for tag in self.tags if tag.name == name), None)
 
 
-# --- naming ----------------------------------------------------------------------------
+# --- summaries ----------------------------------------------------------------------------
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
-_SLUG_UNSAFE = re.compile(r"[^a-z0-9._-]+")
-_ANCHOR_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def first_sentence(text: str, limit: int = 160) -> str:
@@ -426,37 +422,4 @@ def first_sentence(text: str, limit: int = 160) -> str:
     return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
 
 
-_FOLD = str.maketrans({"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "đ": "d", "ð": "d", "ł": "l", "þ": "th", "ı": "i"})
-_WINDOWS_RESERVED = frozenset(
-    {"con", "prn", "aux", "nul", *(f"com{n}" for n in range(1, 10)), *(f"lpt{n}" for n in range(1, 10))}
-)
-MAX_SLUG = 80
-
-
-def _digest(name: str) -> str:
-    return hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-
-
-def slugify(name: str) -> str:
-    """A file-name-safe, deterministic slug of only [a-z0-9._-]: never '.', '..', hidden, a
-    Windows device name or longer than MAX_SLUG. Accented Latin letters are folded to ASCII
-    so names stay readable; names with nothing left (other scripts) get a stable hash."""
-    folded = unicodedata.normalize("NFKD", name.lower().translate(_FOLD))
-    ascii_only = "".join(ch for ch in folded if not unicodedata.combining(ch))
-    slug = _SLUG_UNSAFE.sub("-", ascii_only).strip("-.")
-    slug = re.sub(r"\.{2,}", ".", slug)
-    if not slug:
-        return f"item-{_digest(name)}" if name else "item"
-    if len(slug) > MAX_SLUG:
-        slug = f"{slug[: MAX_SLUG - 9].rstrip('-.')}-{_digest(name)}"
-    if slug.split(".")[0] in _WINDOWS_RESERVED:
-        slug = f"{slug}-"
-    return slug
-
-
-def anchor_id(prefix: str, name: str) -> str:
-    part = _ANCHOR_UNSAFE.sub("-", name).strip("-")
-    return f"{prefix}-{part}" if part else prefix
-
-
-__all__ = ["Page", "Site", "Variant", "anchor_id", "first_sentence", "slugify"]
+__all__ = ["Page", "Site", "Variant", "first_sentence"]
