@@ -20,6 +20,7 @@ from .markdown import render_inline, render_markdown
 from .search import search_files
 from .theme import Theme, create_environment
 from .twins import twin_files, twin_path
+from .words import Words
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,8 +238,9 @@ def render_site(
         listed = ["index.html", *(p.path for p in site.pages), *(t.path for t in site.tags)]
         outputs["sitemap.xml"] = _sitemap(site, config.site_url, listed)
     outputs[".nojekyll"] = b""
-    outputs.update(search_files(site))
-    outputs.update(twin_files(site, config.site_url))
+    words = Words(env)
+    outputs.update(search_files(site, words))
+    outputs.update(twin_files(site, config.site_url, words))
     outputs.update({download.path: download.content for download in downloads})
     outputs.update(_assets(theme, config))
     if cache is not None:
