@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mcpdesc_docs.model.site import slugify
+from mcpdesc_docs.model.urls import slugify
 from mcpdesc_docs.output import safe_relative_path
 
 from .sites import EXAMPLES, SAMPLE, SAMPLE_DIR, build, load_data, parse, run, snapshot

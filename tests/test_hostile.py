@@ -8,7 +8,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from mcpdesc_docs.render.markdown import is_safe_link, render_markdown
+from mcpdesc_docs.model.links import is_safe_link
+from mcpdesc_docs.render.markdown import render_markdown
 
 from .sites import SAMPLE, build, html_pages, load_data, parse
 

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 import pytest
 from bs4 import BeautifulSoup, Tag
 
-from mcpdesc_docs.model.site import slugify
+from mcpdesc_docs.model.urls import slugify
 
 from .sites import SAMPLE_DIR, build, html_pages, load_data, parse
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from .sites import SAMPLE, load_data, parse, run
@@ -54,3 +55,43 @@ def test_template_syntax_errors_are_located(tmp_path):
     code, _, err = run("build", str(root))
     assert code == 2
     assert "404.html:2: error[mcpdesc-docs.template] template syntax error" in err
+
+
+def test_custom_dir_rewords_the_words_partial_on_pages_and_twins(tmp_path):
+    # The documented way to change one sentence: import the shipped words, keep the rest.
+    shipped = (Path(__file__).resolve().parents[1] / "templates" / "partials" / "words.html").read_text()
+    kept = [name for name in re.findall(r"{% macro (\w+)\(", shipped) if name != "security"]
+    assert "hint" in kept
+    override = '{% import "base/partials/words.html" as base %}\n'
+    override += "".join(f"{{% set {name} = base.{name} %}}\n" for name in kept)
+    override += (
+        "{% macro security(view) -%}\n"
+        "{{ 'Same as the server, unless the transport says otherwise.' if view.origin == 'inherited'"
+        " and view.by_transport else base.security(view) }}\n"
+        "{%- endmacro %}\n"
+    )
+    root = project(tmp_path, {"partials/words.html": override})
+    code, _, err = run("build", str(root))
+    assert code == 0, err
+    page = parse(root / "site" / "tools" / "search_tickets.html")
+    reworded = "Same as the server, unless the transport says otherwise."
+    assert page.select_one("#security .security-origin").get_text() == reworded
+    twin = (root / "site" / "tools" / "search_tickets.md").read_text()
+    assert f"Security: {reworded}" in twin
+    # Untouched words stay the shipped ones.
+    other = parse(root / "site" / "tools" / "create_ticket.html")
+    assert "Overrides the server default." in other.select_one(".security-origin").get_text()
+    assert [h.get_text() for h in page.select(".hint")] == ["Read-only", "Closed world: only the server's own data"]
+
+
+def test_a_broken_words_override_is_a_located_template_error(tmp_path):
+    shipped = (Path(__file__).resolve().parents[1] / "templates" / "partials" / "words.html").read_text()
+    broken = shipped.replace("{% macro security(view) -%}", "{% macro security(view) -%}{{ no_such_word.text }}", 1)
+    assert broken != shipped
+    root = project(tmp_path, {"partials/words.html": broken})
+    code, _, err = run("build", str(root))
+    assert code == 2
+    assert "words.html:" in err
+    assert "error[mcpdesc-docs.template] template error: 'no_such_word' is undefined" in err
+    assert "internal error" not in err
+    assert not (root / "site").exists()

@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..source import pointer as jp
+from .urls import UniqueNames
 
 MAX_DEPTH = 12
 """Deeper levels are summarised; the JSON view beside the table still shows everything."""
@@ -164,15 +165,10 @@ class _TreeBuilder:
         self.root = root
         self.prefix = prefix
         self.rows: list[SchemaRow] = []
-        self.anchors: set[str] = set()
+        self.anchors = UniqueNames()
 
     def _anchor(self, path: str) -> str:
-        anchor = f"{self.prefix}-{path}"
-        candidate, n = anchor, 2
-        while candidate in self.anchors:
-            candidate, n = f"{anchor}-{n}", n + 1
-        self.anchors.add(candidate)
-        return candidate
+        return self.anchors.take(f"{self.prefix}-{path}")
 
     def _deref(self, schema: Mapping[str, Any], seen: tuple[str, ...]) -> tuple[Mapping[str, Any], str | None, bool]:
         """Follow a local ``$ref``. Returns (schema, ref, recursive)."""

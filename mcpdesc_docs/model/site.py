@@ -1,15 +1,17 @@
 """The page model: frozen dataclasses that templates receive instead of the raw description.
 
-They are built once (``build_model.build_site``) from a validated description: component
-references resolved, effective protocol scopes computed, security inheritance worked out,
+They are built once (``model.builder.build_site``) from a validated description: component
+references resolved, effective protocol scopes taken over, security inheritance worked out,
 schemas turned into rows and form previews, free-form data pretty-printed.
+
+The model holds facts, not sentences: where a page says something in words ("Read-only",
+"Inherited from the server."), the model says which case applies and
+``templates/partials/words.html`` words it, so a theme can reword it.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from .forms import FormPreview
@@ -64,9 +66,25 @@ class TagRef:
 
 @dataclass(frozen=True, slots=True)
 class Hint:
+    """A tool's behaviour hint that the description sets (``readOnlyHint: true``)."""
+
     key: str
-    words: str
-    raw: str
+    value: bool
+
+    @property
+    def raw(self) -> str:
+        """The hint as written in the description."""
+        return f"{self.key}: {'true' if self.value else 'false'}"
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceAnnotation:
+    """A resource annotation with a defined meaning."""
+
+    key: str
+    """``audience``, ``priority`` or ``lastModified``."""
+    values: tuple[str, ...]
+    """The audience's roles (possibly none); the one priority (as a number) or date."""
 
 
 # --- security --------------------------------------------------------------------------
@@ -93,26 +111,32 @@ class Requirement:
 
 @dataclass(frozen=True, slots=True)
 class TransportSecurity:
-    transport: str
+    transport_type: str | None
+    """The transport's ``type``; None on the entry for every other transport (origin ``root``)."""
     requirement: Requirement | None
     origin: str
+    """transport (its own) | inherited (the server's) | none | root (the server's default,
+    listed beside the transports that replace it)."""
 
 
 @dataclass(frozen=True, slots=True)
 class SecurityView:
     origin: str
     """own | cleared | inherited | none."""
-    words: str
-    """Where the requirement comes from, in plain words."""
+    subject: str
+    """What the view is of: ``server``, ``transport`` or a primitive kind (``tool`` ...)."""
+    server_default: bool
+    """Whether the server declares a default requirement (root ``security``)."""
     requirement: Requirement | None
     by_transport: tuple[TransportSecurity, ...] = ()
-    """When inherited and a transport declares its own requirement: what applies per transport."""
+    """When inherited and a transport declares its own requirement: what applies per
+    transport. On the server's view: the transports that declare their own."""
 
 
 @dataclass(frozen=True, slots=True)
 class OAuthFlow:
     kind: str
-    label: str
+    """``authorizationCode``, ``clientCredentials``, ``implicit`` or ``password``."""
     authorization_url: str | None
     token_url: str | None
     refresh_url: str | None
@@ -125,9 +149,9 @@ class SecurityScheme:
     name: str
     anchor: str
     type: str
-    type_words: str
     description: str | None
     details: tuple[tuple[str, str], ...]
+    """(member, value) of the scheme's string members (``scheme``, ``bearerFormat`` ...)."""
     flows: tuple[OAuthFlow, ...]
     extensions: tuple[JsonItem, ...]
 
@@ -140,7 +164,6 @@ class Transport:
     index: int
     anchor: str
     type: str
-    label: str
     url: str | None
     command: str | None
     args: tuple[str, ...]
@@ -153,11 +176,18 @@ class Transport:
 
 
 @dataclass(frozen=True, slots=True)
+class CapabilityFlag:
+    name: str
+    """A flag with a defined meaning: ``listChanged`` or ``subscribe``."""
+    value: bool
+
+
+@dataclass(frozen=True, slots=True)
 class CapabilityEntry:
     name: str
-    words: tuple[str, ...]
+    flags: tuple[CapabilityFlag, ...]
     json: str | None
-    """The value as data when it carries more than the flags put into words."""
+    """The value as data when it carries more than the flags."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,11 +269,19 @@ class Elicitation:
 
 
 @dataclass(frozen=True, slots=True)
+class ExamplePart:
+    key: str
+    """The example member shown: ``uri``, ``input``, ``arguments`` or ``result``."""
+    json: str
+    """The value as data (a ``uri`` as it is)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Example:
     name: str
     anchor: str
     component: str | None
-    parts: tuple[JsonItem, ...]
+    parts: tuple[ExamplePart, ...]
     is_error: bool
     extensions: tuple[JsonItem, ...]
 
@@ -252,11 +290,17 @@ class Example:
 class Step:
     number: int
     type: str
-    heading: str
+    """``elicitation``, ``sampling``, ``roots`` (or what the description says)."""
     declaration: str | None
     declaration_anchor: str | None
-    outcome: str | None
-    """The user's or client's answer in words (accepted, declined, cancelled)."""
+    mode: str | None
+    """Elicitation steps: the request's mode (``form`` when it names none)."""
+    action: str | None
+    """Elicitation steps: the user's answer (``accept``, ``decline``, ``cancel``)."""
+    model: str | None
+    """Sampling steps: the model the client answers with."""
+    roots: int | None
+    """Roots steps: how many roots the client lists."""
     request: str
     response: str
     extensions: tuple[JsonItem, ...]
@@ -283,8 +327,8 @@ class CompletionExample:
     values: tuple[str, ...]
     total: str | None
     has_more: bool | None
-    result_extra: JsonItem | None
-    """Result members beyond the completion values (``_meta``, ``resultType``)."""
+    result_extra: str | None
+    """Result members beyond the completion values (``_meta``, ``resultType``), as data."""
     extensions: tuple[JsonItem, ...]
 
 
@@ -314,8 +358,7 @@ class Variant:
     tags: tuple[TagRef, ...]
     icons: tuple[Icon, ...]
     hints: tuple[Hint, ...]
-    annotation_words: tuple[str, ...]
-    """Resource annotations (audience, priority, last modified) in words."""
+    resource_annotations: tuple[ResourceAnnotation, ...]
     annotation_extras: tuple[JsonItem, ...]
     """Annotation members without a defined meaning: kept as data."""
     security: SecurityView
@@ -412,11 +455,9 @@ class Site:
         return next((tag.path for tag in self.tags if tag.name == name), None)
 
 
-# --- naming ----------------------------------------------------------------------------
+# --- summaries ----------------------------------------------------------------------------
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
-_SLUG_UNSAFE = re.compile(r"[^a-z0-9._-]+")
-_ANCHOR_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def first_sentence(text: str, limit: int = 160) -> str:
@@ -426,37 +467,4 @@ def first_sentence(text: str, limit: int = 160) -> str:
     return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
 
 
-_FOLD = str.maketrans({"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "đ": "d", "ð": "d", "ł": "l", "þ": "th", "ı": "i"})
-_WINDOWS_RESERVED = frozenset(
-    {"con", "prn", "aux", "nul", *(f"com{n}" for n in range(1, 10)), *(f"lpt{n}" for n in range(1, 10))}
-)
-MAX_SLUG = 80
-
-
-def _digest(name: str) -> str:
-    return hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-
-
-def slugify(name: str) -> str:
-    """A file-name-safe, deterministic slug of only [a-z0-9._-]: never '.', '..', hidden, a
-    Windows device name or longer than MAX_SLUG. Accented Latin letters are folded to ASCII
-    so names stay readable; names with nothing left (other scripts) get a stable hash."""
-    folded = unicodedata.normalize("NFKD", name.lower().translate(_FOLD))
-    ascii_only = "".join(ch for ch in folded if not unicodedata.combining(ch))
-    slug = _SLUG_UNSAFE.sub("-", ascii_only).strip("-.")
-    slug = re.sub(r"\.{2,}", ".", slug)
-    if not slug:
-        return f"item-{_digest(name)}" if name else "item"
-    if len(slug) > MAX_SLUG:
-        slug = f"{slug[: MAX_SLUG - 9].rstrip('-.')}-{_digest(name)}"
-    if slug.split(".")[0] in _WINDOWS_RESERVED:
-        slug = f"{slug}-"
-    return slug
-
-
-def anchor_id(prefix: str, name: str) -> str:
-    part = _ANCHOR_UNSAFE.sub("-", name).strip("-")
-    return f"{prefix}-{part}" if part else prefix
-
-
-__all__ = ["Page", "Site", "Variant", "anchor_id", "first_sentence", "slugify"]
+__all__ = ["Page", "Site", "Variant", "first_sentence"]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html import escape as _html_escape
 from typing import Any, TypedDict
@@ -21,6 +22,7 @@ from .markdown import render_inline, render_markdown
 from .search import search_files
 from .theme import Theme, create_environment
 from .twins import twin_files, twin_path
+from .words import WORDS_TEMPLATE, Words
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +132,15 @@ def _context(
 
 
 def _render(env: jinja2.Environment, template: str, context: TemplateContext) -> bytes:
-    try:
+    with located_template_errors(template):
         return env.get_template(template).render(**context).encode("utf-8")
+
+
+@contextmanager
+def located_template_errors(template: str) -> Iterator[None]:
+    """Turn a Jinja failure into a TemplateError located in the template at fault."""
+    try:
+        yield
     except jinja2.TemplateSyntaxError as exc:
         raise TemplateError.at(
             exc.filename or exc.name or template,
@@ -253,8 +262,10 @@ def render_site(
         listed = ["index.html", *(p.path for p in site.pages), *(t.path for t in site.tags)]
         outputs["sitemap.xml"] = _sitemap(site, config.site_url, listed)
     outputs[".nojekyll"] = b""
-    outputs.update(search_files(site))
-    outputs.update(twin_files(site, config.site_url))
+    with located_template_errors(WORDS_TEMPLATE):  # the twins and the index speak the theme's words
+        words = Words(env)
+        outputs.update(search_files(site, words))
+        outputs.update(twin_files(site, config.site_url, words))
     outputs.update({download.path: download.content for download in downloads})
     outputs.update(_assets(theme, config))
     if cache is not None:

@@ -17,6 +17,7 @@ from markdown_it import MarkdownIt
 
 from ..kinds import BY_NAME
 from ..model.site import Page, Site, Variant, first_sentence
+from .words import Words
 
 MAX_TEXT = 240
 
@@ -126,7 +127,7 @@ def _variant_entries(site: Site, page: Page, variant: Variant) -> list[Entry]:
     return entries
 
 
-def build_search_index(site: Site) -> list[Entry]:
+def build_search_index(site: Site, words: Words) -> list[Entry]:
     entries = [
         Entry(
             site.server.title,
@@ -156,7 +157,7 @@ def build_search_index(site: Site) -> list[Entry]:
         entries.append(
             Entry(
                 scheme.name,
-                f"Security scheme ({scheme.type_words})",
+                f"Security scheme ({words.scheme_type(scheme.type)})",
                 f"index.html#{scheme.anchor}",
                 _clip(plain_text(scheme.description)),
                 scheme.name,
@@ -176,12 +177,12 @@ def _unique(entries: list[Entry]) -> list[Entry]:
     return kept
 
 
-def search_files(site: Site) -> dict[str, bytes]:
+def search_files(site: Site, words: Words) -> dict[str, bytes]:
     # Field by field: dataclasses.asdict deep-copies and is several times slower.
     data = [
         {"title": e.title, "kind": e.kind, "url": e.url, "text": e.text, "names": e.names}
         | ({"versions": e.versions} if e.versions else {})
-        for e in build_search_index(site)
+        for e in build_search_index(site, words)
     ]
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return {

@@ -1,7 +1,9 @@
 """Plain-text twins of the site for assistants: ``llms.txt`` and one Markdown file per page.
 
 The description's own strings are written as they are: these files are text, never
-rendered by the site, and Markdown from the description stays Markdown.
+rendered by the site, and Markdown from the description stays Markdown. The words for the
+model's facts (where security comes from, what a hint means) are the pages' own, from
+``templates/partials/words.html``.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Iterable
 
 from ..kinds import BY_NAME, KIND_NAMES
 from ..model.site import Page, Site, Variant
+from .words import Words
 
 
 def _fence(text: str, language: str = "json") -> str:
@@ -24,14 +27,14 @@ def twin_path(page_path: str) -> str:
     return posixpath.splitext(page_path)[0] + ".md"
 
 
-def _variant_lines(variant: Variant) -> Iterable[str]:
+def _variant_lines(variant: Variant, words: Words) -> Iterable[str]:
     yield f"Protocol versions: {', '.join(variant.scope.versions)}"
     if variant.deprecated:
         yield "Deprecated."
     if variant.tags:
         yield "Tags: " + ", ".join(tag.name for tag in variant.tags)
     for hint in variant.hints:
-        yield f"- {hint.words} ({hint.raw})"
+        yield f"- {words.hint(hint)} ({hint.raw})"
     if variant.description:
         yield ""
         yield variant.description.strip()
@@ -43,7 +46,7 @@ def _variant_lines(variant: Variant) -> Iterable[str]:
         if value is not None:
             yield f"{label}: `{value}`"
     yield ""
-    yield f"Security: {variant.security.words}"
+    yield f"Security: {words.security(variant.security)}"
     for tree, title in ((variant.input_schema, "Parameters"), (variant.output_schema, "Structured output")):
         if tree is None:
             continue
@@ -96,16 +99,16 @@ def _variant_lines(variant: Variant) -> Iterable[str]:
             yield ""
             yield f"#### {example.name}"
             for part in example.parts:
-                yield f"{part.label}:"
-                yield _fence(part.json, "text" if part.label == "URI" else "json")
+                yield f"{words.example_part(part, example)}:"
+                yield _fence(part.json, "text" if part.key == "uri" else "json")
 
 
-def page_twin(page: Page) -> str:
+def page_twin(page: Page, words: Words) -> str:
     lines = [f"# {page.title}", "", f"{BY_NAME[page.kind].singular} `{page.name}`"]
     for variant in page.variants:
         if len(page.variants) > 1:
             lines += ["", f"## For MCP {', '.join(variant.scope.versions)}"]
-        lines += ["", *_variant_lines(variant)]
+        lines += ["", *_variant_lines(variant, words)]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -132,7 +135,7 @@ def llms_txt(site: Site, site_url: str | None) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def twin_files(site: Site, site_url: str | None) -> dict[str, bytes]:
-    files = {twin_path(page.path): page_twin(page).encode("utf-8") for page in site.pages}
+def twin_files(site: Site, site_url: str | None, words: Words) -> dict[str, bytes]:
+    files = {twin_path(page.path): page_twin(page, words).encode("utf-8") for page in site.pages}
     files["llms.txt"] = llms_txt(site, site_url).encode("utf-8")
     return files

@@ -39,6 +39,11 @@ def explicit_scope(declaration: JsonObject) -> tuple[str, ...] | None:
     return None
 
 
+def has_explicit_scope(declaration: JsonObject) -> bool:
+    """Whether a declaration names its own protocol scope (else it inherits its parent's)."""
+    return explicit_scope(declaration) is not None
+
+
 def is_reference(value: object) -> bool:
     return isinstance(value, dict) and COMPONENT_REF in value
 
@@ -64,6 +69,11 @@ class Primitive:
     """The effective protocol scope (explicit, else the root's)."""
 
     @property
+    def scope_is_explicit(self) -> bool:
+        """Whether ``scope`` is the declaration's own (else it is inherited)."""
+        return has_explicit_scope(self.data)
+
+    @property
     def identity(self) -> str | None:
         value = self.data.get(BY_NAME[self.kind].identity)
         return value if isinstance(value, str) else None
@@ -80,6 +90,11 @@ class Elicitation:
     data: JsonObject
     scope: tuple[str, ...]
     """Explicit scope, or the primitive's effective scope."""
+
+    @property
+    def scope_is_explicit(self) -> bool:
+        """Whether ``scope`` is the declaration's own (else it is the primitive's)."""
+        return has_explicit_scope(self.data)
 
     @property
     def name(self) -> str:
@@ -124,6 +139,11 @@ class Document:
                         )
                     )
         return document
+
+    def scope_of(self, declaration: JsonObject) -> tuple[str, ...]:
+        """The effective scope of a declaration directly under the root (a transport, a
+        capability set): its own, else the root's."""
+        return explicit_scope(declaration) or self.root_scope
 
     def primitives_of(self, kind: str) -> Iterator[Primitive]:
         return (p for p in self.primitives if p.kind == kind)

@@ -1,0 +1,43 @@
+"""Elicitation declarations: what a primitive may ask the user, as cards with form previews."""
+
+from __future__ import annotations
+
+from ..validation.document import Document, as_object
+from ..validation.document import Elicitation as DeclaredElicitation
+from .components import requested_schema_site, resolve
+from .forms import FormPreview, build_form_preview
+from .schema_tree import dump_json
+from .site import Elicitation, Scope
+from .urls import PageAnchors
+from .values import extensions, string
+
+
+def build_elicitation(
+    document: Document, declared: DeclaredElicitation, position: int, anchors: PageAnchors
+) -> Elicitation:
+    data = declared.data
+    # Validation requires a name; the placeholder only keeps ids and hooks well formed.
+    name = string(data, "name") or f"elicitation-{position + 1}"
+    form: FormPreview | None = None
+    schema_json: str | None = None
+    component: str | None = None
+    site = requested_schema_site(declared)
+    if site is not None:
+        schema, component = resolve(document, site)
+        form = build_form_preview(as_object(schema))
+        schema_json = dump_json(schema)
+    return Elicitation(
+        name=name,
+        anchor=anchors.elicitation(name),
+        mode=string(data, "mode") or "form",
+        message=string(data, "message") or "",
+        when=string(data, "when"),
+        on_decline=string(data, "onDecline"),
+        on_cancel=string(data, "onCancel"),
+        url=string(data, "url"),
+        scope=Scope(declared.scope, declared.scope_is_explicit),
+        form=form,
+        schema_json=schema_json,
+        schema_component=component,
+        extensions=extensions(data),
+    )

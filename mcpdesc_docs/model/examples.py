@@ -1,0 +1,118 @@
+"""A primitive's examples: calls with their results, interactions, completions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..validation.document import Document, Primitive, as_list, as_object, strings
+from .components import example_sites, resolve
+from .schema_tree import dump_json, number_text
+from .site import CompletionExample, Elicitation, Example, ExamplePart, InteractionExample, Step
+from .urls import PageAnchors
+from .values import extensions, string
+
+_PART_KEYS = ("uri", "input", "arguments", "result")
+"""The members of an example shown as its parts, in this order."""
+
+
+def build_examples(document: Document, primitive: Primitive, anchors: PageAnchors) -> tuple[Example, ...]:
+    examples = []
+    for name, site in example_sites(primitive):
+        value, component = resolve(document, site)
+        data = as_object(value)
+        parts = tuple(
+            ExamplePart(key, str(data[key]) if key == "uri" else dump_json(data[key]))
+            for key in _PART_KEYS
+            if key in data
+        )
+        examples.append(
+            Example(
+                name=name,
+                anchor=anchors.example(name),
+                component=component,
+                parts=parts,
+                is_error=as_object(data.get("result")).get("isError") is True,
+                extensions=extensions(data),
+            )
+        )
+    return tuple(examples)
+
+
+def _step(number: int, raw: object, declaration_anchors: dict[str, str]) -> Step:
+    step = as_object(raw)
+    kind = string(step, "type") or "?"
+    request = as_object(step.get("request"))
+    response = as_object(step.get("response"))
+    declaration = string(step, "declaration")
+    return Step(
+        number=number,
+        type=kind,
+        declaration=declaration,
+        declaration_anchor=declaration_anchors.get(declaration) if declaration else None,
+        mode=(string(request, "mode") or "form") if kind == "elicitation" else None,
+        action=string(response, "action") if kind == "elicitation" else None,
+        model=string(response, "model") if kind == "sampling" else None,
+        roots=len(as_list(response.get("roots"))) if kind == "roots" else None,
+        request=dump_json(step.get("request")),
+        response=dump_json(step.get("response")),
+        extensions=extensions(step),
+    )
+
+
+def build_interaction_examples(
+    primitive: Primitive, elicitations: Sequence[Elicitation], anchors: PageAnchors
+) -> tuple[InteractionExample, ...]:
+    declaration_anchors = {e.name: e.anchor for e in elicitations}
+    examples = []
+    for name, raw in as_object(primitive.data.get("interactionExamples")).items():
+        data = as_object(raw)
+        result = data.get("result")
+        examples.append(
+            InteractionExample(
+                name=name,
+                anchor=anchors.interaction(name),
+                input=dump_json(data.get("input")),
+                steps=tuple(
+                    _step(number, step, declaration_anchors)
+                    for number, step in enumerate(as_list(data.get("steps")), start=1)
+                ),
+                result=dump_json(result),
+                is_error=as_object(result).get("isError") is True,
+                extensions=extensions(data),
+            )
+        )
+    return tuple(examples)
+
+
+def build_completion_examples(primitive: Primitive, anchors: PageAnchors) -> tuple[CompletionExample, ...]:
+    examples = []
+    for name, raw in as_object(primitive.data.get("completionExamples")).items():
+        data = as_object(raw)
+        argument = as_object(data.get("argument"))
+        context = as_object(as_object(data.get("context")).get("arguments"))
+        result = as_object(data.get("result"))
+        completion = as_object(result.get("completion"))
+        extra = {k: v for k, v in result.items() if k != "completion"}
+        extra_completion = {k: v for k, v in completion.items() if k not in ("values", "total", "hasMore")}
+        if extra_completion:
+            extra["completion"] = extra_completion
+        has_more = completion.get("hasMore")
+        examples.append(
+            CompletionExample(
+                name=name,
+                anchor=anchors.completion(name),
+                argument=string(argument, "name") or "",
+                value=string(argument, "value") or "",
+                context=tuple((str(k), str(v)) for k, v in context.items()),
+                values=tuple(strings(completion.get("values"))),
+                total=number_text(completion.get("total")),
+                has_more=has_more if isinstance(has_more, bool) else None,
+                result_extra=dump_json(extra) if extra else None,
+                extensions=(
+                    *extensions(data),
+                    *extensions(argument),
+                    *extensions(as_object(data.get("context"))),
+                ),
+            )
+        )
+    return tuple(examples)
