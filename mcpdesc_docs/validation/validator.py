@@ -12,7 +12,7 @@ from ..kinds import KINDS
 from ..source.load import DEFAULT_LIMITS, Limits, Source, read_source
 from ..spec.versions import SPEC_0_7_0, Specification, detect
 from .document import Document
-from .registry import load_rules
+from .registry import rules_for
 from .rules.v070 import check_070
 from .structural import validate_structure
 
@@ -53,9 +53,9 @@ def check_document(data: object) -> tuple[Specification | None, list[Diagnostic]
         diagnostics.extend(check_070(data))
         return spec, _unique(diagnostics)
     document = Document.build(data, spec)
-    for rule_id, check in load_rules().items():
+    for rule_id, registered in rules_for(spec).items():
         try:
-            diagnostics.extend(check(document))
+            diagnostics.extend(registered.run(document))
         except (TypeError, KeyError, AttributeError, ValueError):
             # A rule may meet shapes the structural schema already rejected; those
             # errors explain the document. On a structurally valid document a crash
