@@ -19,6 +19,7 @@ from ..spec.schema import document_schema
 from ..spec.schema070 import document_schema_070
 from ..spec.versions import SPEC_0_7_0, Specification
 from .locations import MEMBERS_RULE, object_kind
+from .rule_ids import COMPONENT_REFERENCES, INPUT_SCHEMA_MEMBERS, PROTOCOL_SCOPE_CONSISTENCY
 
 
 @cache
@@ -90,10 +91,10 @@ def _rule(parts: list[str | int], keyword: str) -> tuple[str, str | None]:
     in_scope = "protocolVersions" in parts[-2:]
     if in_scope:
         if kind == "elicitation":
-            return "mcpdesc.protocol-scope.consistency", "req-elicitation-scope"
+            return PROTOCOL_SCOPE_CONSISTENCY, "req-elicitation-scope"
         return "mcpdesc.protocol-versions.supported", None
     if "$componentRef" in parts:
-        return "mcpdesc.components.references", "req-elicitation-schema-references-resolved" if kind in (
+        return COMPONENT_REFERENCES, "req-elicitation-schema-references-resolved" if kind in (
             "elicitation",
             "form-schema",
         ) else None
@@ -128,7 +129,7 @@ def _diagnose(err: ValidationError) -> Iterator[Diagnostic]:
     instance = err.instance
     if isinstance(instance, dict) and "$componentRef" in instance:
         # A Reference Object with siblings, or otherwise malformed: a reference problem.
-        rule = "mcpdesc.components.references"
+        rule = COMPONENT_REFERENCES
     label = _label(parts, instance)
 
     def make(code: str, message: str, at: str = path) -> Diagnostic:
@@ -153,7 +154,7 @@ def _diagnose(err: ValidationError) -> Iterator[Diagnostic]:
                 if missing == "inputSchema" and object_kind(parts) == "tool":
                     # Its own rule in the digest (4.7): every tool declares its input schema.
                     yield error(
-                        "mcp.tool.input-schema.members",
+                        INPUT_SCHEMA_MEMBERS,
                         "missing-member",
                         f"{label} is missing required member 'inputSchema'",
                         path,

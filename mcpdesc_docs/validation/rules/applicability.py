@@ -8,6 +8,7 @@ from ...source import pointer as jp
 from ...spec.revisions import REVISIONS, before, describe, outside
 from ..document import Document, Primitive, as_list, as_object, explicit_scope
 from ..registry import Finding, rule
+from ..rule_ids import INPUT_SCHEMA_MEMBERS
 
 FIELD_CODE = "field-not-supported-by-version"
 
@@ -113,7 +114,7 @@ def output_schema_object_root(document: Document) -> Iterator[Finding]:
             )
 
 
-@rule("mcp.tool.input-schema.members")
+@rule(INPUT_SCHEMA_MEMBERS)
 def input_schema_object_root(document: Document) -> Iterator[Finding]:
     # Inline schemas are checked structurally; this covers schemas reached by reference.
     for tool in document.primitives_of("tool"):

@@ -9,6 +9,7 @@ from ...source import pointer as jp
 from ...spec.schema import NAMESPACES
 from ..document import Document, as_object, is_reference
 from ..registry import Finding, rule
+from ..rule_ids import COMPONENT_REFERENCES
 
 
 def use_sites(document: Document) -> Iterator[tuple[object, str, str]]:
@@ -28,7 +29,7 @@ def use_sites(document: Document) -> Iterator[tuple[object, str, str]]:
             yield value, jp.join("", "components", namespace, name), namespace
 
 
-@rule("mcpdesc.components.references")
+@rule(COMPONENT_REFERENCES)
 def references_resolve(document: Document) -> Iterator[Finding]:
     for value, pointer, namespace in use_sites(document):
         if is_reference(value):

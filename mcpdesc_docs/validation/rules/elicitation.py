@@ -15,10 +15,7 @@ from typing import Any, TypeGuard
 from ...source import pointer as jp
 from ..document import Document, Elicitation, Resolved, as_object
 from ..registry import Finding, rule
-
-MEMBERS = "mcp.elicitation.form-schema.members"
-PROTOCOL_SHAPE = "mcp.elicitation.form-schema.protocol-shape"
-CONSISTENCY = "mcpdesc.elicitation.form-schema.consistency"
+from ..rule_ids import FORM_SCHEMA_MEMBERS
 
 FIRST_FORM_REVISION = "2025-06-18"
 """2025-06-18 introduced elicitation (form mode only, with the narrower vocabulary)."""
@@ -310,7 +307,7 @@ def _check_items(form: _FormSchema, name: str, items: object, at: str) -> Iterat
     )
 
 
-@rule(MEMBERS)
+@rule(FORM_SCHEMA_MEMBERS)
 def form_schema_members(document: Document) -> Iterator[Finding]:
     checked: set[str] = set()
     for form in _form_schemas(document):
@@ -322,7 +319,7 @@ def form_schema_members(document: Document) -> Iterator[Finding]:
             yield from _check_property(form, name, prop, at)
 
 
-@rule(PROTOCOL_SHAPE)
+@rule("mcp.elicitation.form-schema.protocol-shape")
 def form_schema_protocol_shape(document: Document) -> Iterator[Finding]:
     for form in _form_schemas(document):
         if FIRST_FORM_REVISION not in form.elicitation.scope:
@@ -349,7 +346,7 @@ def form_schema_protocol_shape(document: Document) -> Iterator[Finding]:
                 yield mismatch(jp.join(at, "default"), f"a default on a non-boolean property ({name!r})")
 
 
-@rule(CONSISTENCY)
+@rule("mcpdesc.elicitation.form-schema.consistency")
 def form_schema_consistency(document: Document) -> Iterator[Finding]:
     checked: set[str] = set()
     for form in _form_schemas(document):

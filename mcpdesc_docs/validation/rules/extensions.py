@@ -13,9 +13,6 @@ from ..registry import Finding, rule
 from .results import examples_of
 from .security import requirement_arrays
 
-PLACEMENT = "mcpdesc.extensions.placement"
-NATIVE = "mcpdesc.examples.native-members"
-
 _BLOCK_MEMBERS: dict[str, frozenset[str]] = {
     "text": frozenset({"type", "text", "annotations", "_meta"}),
     "image": frozenset({"type", "data", "mimeType", "annotations", "_meta"}),
@@ -53,7 +50,7 @@ def native_objects(document: Document) -> Iterator[tuple[str, Mapping[str, Any],
                     yield jp.join(at, "contents", index), as_object(raw), _CONTENTS_MEMBERS, "resource contents"
 
 
-@rule(PLACEMENT)
+@rule("mcpdesc.extensions.placement")
 def ineligible_extensions(document: Document) -> Iterator[Finding]:
     # securitySchemes and Security Requirement objects are keyed by scheme names: an x-* key
     # there is a specification extension where none is allowed, never a scheme.
@@ -99,7 +96,7 @@ def ineligible_extensions(document: Document) -> Iterator[Finding]:
                 )
 
 
-@rule(NATIVE)
+@rule("mcpdesc.examples.native-members")
 def native_members(document: Document) -> Iterator[Finding]:
     for pointer, value, allowed, what in native_objects(document):
         for key in value:

@@ -15,10 +15,6 @@ from ..json_schema import compile_schema, instance_errors
 from ..registry import Finding, rule
 from .results import Example, examples_of
 
-STEPS = "mcpdesc.interaction-example.steps"
-VERSIONS = "mcp.interaction-example.protocol-version"
-REQUIREMENTS = "mcpdesc.interaction-example.client-requirements"
-
 
 def _steps(document: Document) -> Iterator[tuple[Example, int, str, Mapping[str, Any]]]:
     for example in examples_of(document, "tool", "interactionExamples"):
@@ -31,7 +27,7 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-@rule(VERSIONS)
+@rule("mcp.interaction-example.protocol-version")
 def step_versions(document: Document) -> Iterator[Finding]:
     code = "interaction-example-version-mismatch"
     for example, _, at, step in _steps(document):
@@ -58,7 +54,7 @@ def step_versions(document: Document) -> Iterator[Finding]:
                 )
 
 
-@rule(STEPS)
+@rule("mcpdesc.interaction-example.steps")
 def step_consistency(document: Document) -> Iterator[Finding]:
     for example, index, at, step in _steps(document):
         kind = step.get("type")
@@ -150,7 +146,7 @@ def _elicitation_step(
         )
 
 
-@rule(REQUIREMENTS)
+@rule("mcpdesc.interaction-example.client-requirements")
 def contradicts_requirements(document: Document) -> Iterator[Finding]:
     code = "interaction-example-client-requirements-contradiction"
     for example, index, at, step in _steps(document):

@@ -9,6 +9,7 @@ from ...source import pointer as jp
 from ...spec.revisions import LEGACY, describe
 from ..document import Document, as_list, as_object, explicit_scope
 from ..registry import Finding, rule
+from ..rule_ids import PROTOCOL_SCOPE_CONSISTENCY
 
 
 def _outside_parent(
@@ -24,7 +25,7 @@ def _outside_parent(
             )
 
 
-@rule("mcpdesc.protocol-scope.consistency")
+@rule(PROTOCOL_SCOPE_CONSISTENCY)
 def scopes_within_parent(document: Document) -> Iterator[Finding]:
     root = document.root_scope
     for collection, what in (("transports", "transport"), ("capabilities", "capabilities object")):

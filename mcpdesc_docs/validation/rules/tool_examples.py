@@ -18,7 +18,6 @@ from ..json_schema import compile_schema, instance_errors
 from ..registry import Finding, rule
 from .results import Example, completed, content_blocks, examples_of, meta_floor, result_type
 
-COMPATIBILITY = "mcpdesc.tool-example.schema-compatibility"
 DIALECT_FLOOR = "2025-11-25"
 STRUCTURED_FLOOR = "2025-06-18"
 
@@ -101,7 +100,7 @@ def _check_against(
         )
 
 
-@rule(COMPATIBILITY)
+@rule("mcpdesc.tool-example.schema-compatibility")
 def schema_compatibility(document: Document) -> Iterator[Finding]:
     for example in tool_examples(document):
         if "input" in example.data:

@@ -1,0 +1,89 @@
+"""The one rule registry: ids written once, findings stamped by the runner."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import mcpdesc_docs
+from mcpdesc_docs.diagnostics import Diagnostic, Severity
+from mcpdesc_docs.validation import registry
+from mcpdesc_docs.validation.document import Document
+from mcpdesc_docs.validation.registry import Finding, Rule, load_rules, rule
+
+from .helpers import base_document, diagnostics_of
+
+PACKAGE = Path(mcpdesc_docs.__file__).parent
+
+
+def _trees() -> list[ast.AST]:
+    return [ast.parse(path.read_text(encoding="utf-8")) for path in sorted(PACKAGE.rglob("*.py"))]
+
+
+def _string_literals(trees: list[ast.AST]) -> Counter[str]:
+    return Counter(
+        node.value
+        for tree in trees
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    )
+
+
+def _generated_registrations(trees: list[ast.AST]) -> list[re.Pattern[str]]:
+    """Ids registered from f-strings (``@rule(f"mcp.{kind}.protocol-version")``), as patterns."""
+    patterns = []
+    for tree in trees:
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "rule"):
+                continue
+            if node.args and isinstance(node.args[0], ast.JoinedStr):
+                parts = [
+                    re.escape(part.value) if isinstance(part, ast.Constant) else "[^.]+" for part in node.args[0].values
+                ]
+                patterns.append(re.compile("".join(parts)))
+    return patterns
+
+
+def test_each_registered_rule_id_is_written_exactly_once() -> None:
+    trees = _trees()
+    literals = _string_literals(trees)
+    generated = _generated_registrations(trees)
+    assert generated, "the per-kind protocol-version rules are registered from an f-string"
+    wrong = {}
+    for rule_id in load_rules():
+        # An id that no literal spells was written once, by the f-string that registered it.
+        written_by_registration = literals[rule_id] == 0 and any(pattern.fullmatch(rule_id) for pattern in generated)
+        if literals[rule_id] != 1 and not written_by_registration:
+            wrong[rule_id] = literals[rule_id]
+    assert wrong == {}, "rule ids written as a literal other than once (id: count)"
+
+
+@pytest.fixture
+def scratch_registry(monkeypatch: pytest.MonkeyPatch) -> dict[str, Rule]:
+    """The real rules in a copy the test may register more in; the copy goes afterwards."""
+    scratch = dict(load_rules())
+    monkeypatch.setattr(registry, "REGISTRY", scratch)
+    return scratch
+
+
+def test_findings_carry_the_id_their_rule_is_registered_under(scratch_registry: dict[str, Rule]) -> None:
+    @rule("mcpdesc.test.stamped")
+    def stamped(document: Document) -> Iterator[Finding]:
+        yield Finding.warning("test-code", "a finding of the test rule", "/info", "req-test")
+
+    found = [d for d in diagnostics_of(base_document()) if d.code == "test-code"]
+    assert found == [
+        Diagnostic(
+            Severity.WARNING, "mcpdesc.test.stamped", "test-code", "a finding of the test rule", "/info", "req-test"
+        )
+    ]
+
+
+def test_an_id_is_registered_once(scratch_registry: dict[str, Rule]) -> None:
+    with pytest.raises(RuntimeError, match=r"rule mcpdesc\.tags\.unique registered twice"):
+        rule("mcpdesc.tags.unique")(lambda document: ())
