@@ -12,9 +12,10 @@ import pytest
 
 import mcpdesc_docs
 from mcpdesc_docs.diagnostics import Diagnostic, Severity
+from mcpdesc_docs.spec.versions import SPEC_0_7_0, SPEC_0_8_0, SPEC_0_9_0_RC_3
 from mcpdesc_docs.validation import registry
 from mcpdesc_docs.validation.document import Document
-from mcpdesc_docs.validation.registry import Finding, Rule, load_rules, rule
+from mcpdesc_docs.validation.registry import Finding, Rule, load_rules, rule, rules_for
 
 from .helpers import base_document, diagnostics_of
 
@@ -84,6 +85,39 @@ def test_findings_carry_the_id_their_rule_is_registered_under(scratch_registry: 
     ]
 
 
-def test_an_id_is_registered_once(scratch_registry: dict[str, Rule]) -> None:
+def test_an_id_is_registered_once_whatever_its_formats(scratch_registry: dict[str, Rule]) -> None:
     with pytest.raises(RuntimeError, match=r"rule mcpdesc\.tags\.unique registered twice"):
         rule("mcpdesc.tags.unique")(lambda document: ())
+    with pytest.raises(RuntimeError, match=r"rule mcpdesc07\.tags\.unique registered twice"):
+        rule("mcpdesc07.tags.unique", formats=(SPEC_0_7_0,))(lambda document: ())
+
+
+def test_one_registry_serves_every_format() -> None:
+    current = rules_for(SPEC_0_9_0_RC_3)
+    legacy = rules_for(SPEC_0_7_0)
+    assert rules_for(SPEC_0_8_0) == current  # 0.8.0 and 0.9.0-rc.3 share their rules
+    assert list(legacy) == ["mcpdesc07.tags.unique", "mcpdesc07.tags.references", "mcpdesc07.primitives.unique"]
+    assert not any(rule_id.startswith("mcpdesc07.") for rule_id in current)
+    assert list(load_rules()) == [*current, *legacy]
+
+
+def test_0_7_0_rules_run_on_the_document_view() -> None:
+    document = {
+        "mcpdesc": "0.7.0",
+        "tags": [{"name": "a"}, {"name": "a"}],
+        "tools": [{"name": "t", "tags": ["b"]}, {"name": "t"}],
+    }
+    semantic = rules_for(SPEC_0_7_0)
+    assert {(d.rule, d.code, d.path) for d in diagnostics_of(document) if d.rule in semantic} == {
+        ("mcpdesc07.tags.unique", "duplicate-root-tag", "/tags/1/name"),
+        ("mcpdesc07.tags.references", "unknown-tag-reference", "/tools/0/tags/0"),
+        ("mcpdesc07.primitives.unique", "duplicate-primitive", "/tools/1/name"),
+    }
+
+
+def test_a_0_7_0_tag_named_by_an_object_is_a_schema_error_not_a_crash() -> None:
+    # It used to reach the tag reference rule as an unhashable set member (exit 2).
+    document = {"mcpdesc": "0.7.0", "tags": [{"name": {"not": "a string"}}], "tools": [{"name": "t", "tags": ["x"]}]}
+    found = {(d.rule, d.code, d.path) for d in diagnostics_of(document)}
+    assert ("mcpdesc07.tags.references", "unknown-tag-reference", "/tools/0/tags/0") in found
+    assert ("mcpdesc07.tags.members", "wrong-type", "/tags/0/name") in found

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from mcpdesc_docs.validation.registry import load_rules
+from mcpdesc_docs.spec.versions import SPEC_0_9_0_RC_3
+from mcpdesc_docs.validation.registry import rules_for
 
 from .helpers import VERSIONS, base_document, describe, diagnostics_of, errors_of
 
@@ -200,7 +201,7 @@ def test_rules_never_crash_on_malformed_shapes() -> None:
 
 
 def test_registry_is_keyed_by_rule_id() -> None:
-    registry = load_rules()
+    registry = rules_for(SPEC_0_9_0_RC_3)
     assert "mcpdesc.elicitation.name-unique" in registry
     assert all(rule_id.startswith(("mcpdesc.", "mcp.")) for rule_id in registry)
 

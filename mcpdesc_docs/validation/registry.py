@@ -94,6 +94,7 @@ def load_rules() -> dict[str, Rule]:
         tags,
         tool_examples,
         tool_schemas,
+        v070,
     )
 
     return REGISTRY

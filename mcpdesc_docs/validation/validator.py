@@ -10,10 +10,9 @@ from ..diagnostics import Diagnostic, count, error
 from ..errors import DescriptionError
 from ..kinds import KINDS
 from ..source.load import DEFAULT_LIMITS, Limits, Source, read_source
-from ..spec.versions import SPEC_0_7_0, Specification, detect
+from ..spec.versions import Specification, detect
 from .document import Document
 from .registry import rules_for
-from .rules.v070 import check_070
 from .structural import validate_structure
 
 log = logging.getLogger(__name__)
@@ -49,9 +48,6 @@ def check_document(data: object) -> tuple[Specification | None, list[Diagnostic]
         return spec, diagnostics
     structural = validate_structure(data, spec)
     diagnostics.extend(structural)
-    if spec == SPEC_0_7_0:
-        diagnostics.extend(check_070(data))
-        return spec, _unique(diagnostics)
     document = Document.build(data, spec)
     for rule_id, registered in rules_for(spec).items():
         try:
