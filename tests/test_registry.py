@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -15,9 +16,12 @@ from mcpdesc_docs.diagnostics import Diagnostic, Severity
 from mcpdesc_docs.spec.versions import SPEC_0_7_0, SPEC_0_8_0, SPEC_0_9_0_RC_3
 from mcpdesc_docs.validation import registry
 from mcpdesc_docs.validation.document import Document
-from mcpdesc_docs.validation.registry import Finding, Rule, load_rules, rule, rules_for
+from mcpdesc_docs.validation.registry import INTERNAL_ERROR, Finding, Rule, load_rules, rule, rules_for
+from mcpdesc_docs.validation.structural import validate_structure
+from mcpdesc_docs.validation.validator import validate_file
 
-from .helpers import base_document, diagnostics_of
+from .helpers import base_document, describe, diagnostics_of
+from .sites import CORPUS, ROOT, run
 
 PACKAGE = Path(mcpdesc_docs.__file__).parent
 
@@ -121,3 +125,61 @@ def test_a_0_7_0_tag_named_by_an_object_is_a_schema_error_not_a_crash() -> None:
     found = {(d.rule, d.code, d.path) for d in diagnostics_of(document)}
     assert ("mcpdesc07.tags.references", "unknown-tag-reference", "/tools/0/tags/0") in found
     assert ("mcpdesc07.tags.members", "wrong-type", "/tags/0/name") in found
+
+
+def _crashing(document: Document) -> Iterator[Finding]:
+    yield Finding.warning("before-the-crash", "found before the crash", "/info")
+    raise KeyError("no-such-member")
+
+
+def _after(document: Document) -> Iterator[Finding]:
+    yield Finding.warning("after-the-crash", "a later rule still runs", "")
+
+
+CRASH_MESSAGE = (
+    "internal error: the check for rule mcpdesc.test.crashing crashed with KeyError: 'no-such-member'; "
+    "this is a bug in mcpdesc-docs, please report it together with the description"
+)
+
+
+@pytest.mark.parametrize("structurally_valid", [True, False], ids=["structurally-valid", "structurally-invalid"])
+def test_a_crashing_rule_keeps_its_findings_and_becomes_an_internal_error(
+    scratch_registry: dict[str, Rule], structurally_valid: bool
+) -> None:
+    rule("mcpdesc.test.crashing")(_crashing)
+    rule("mcpdesc.test.after")(_after)
+    document = base_document(tags=[{"name": "a"}, {"name": "a"}])
+    if not structurally_valid:
+        del document["info"]
+    assert (validate_structure(document, SPEC_0_9_0_RC_3) == []) is structurally_valid
+    found = diagnostics_of(document)
+    assert [d for d in found if d.rule.startswith("mcpdesc.test.")] == [
+        Diagnostic(Severity.WARNING, "mcpdesc.test.crashing", "before-the-crash", "found before the crash", "/info"),
+        Diagnostic(Severity.ERROR, "mcpdesc.test.crashing", INTERNAL_ERROR, CRASH_MESSAGE, ""),
+        Diagnostic(Severity.WARNING, "mcpdesc.test.after", "after-the-crash", "a later rule still runs", ""),
+    ]
+    assert "mcpdesc.tags.unique" in {d.rule for d in found}  # the real rules ran as well
+
+
+def test_validate_reports_a_crashing_rule_as_invalid_not_as_an_internal_failure(
+    scratch_registry: dict[str, Rule], tmp_path: Path
+) -> None:
+    rule("mcpdesc.test.crashing")(_crashing)
+    description = tmp_path / "d.json"
+    description.write_text(json.dumps(base_document()), encoding="utf-8")
+    code, out, err = run("validate", str(description))
+    assert (code, err) == (1, "")
+    assert f"error[mcpdesc.test.crashing] {CRASH_MESSAGE}\n    at /; code internal-error\n" in out
+
+
+def _descriptions() -> list[Path]:
+    roots = [CORPUS, ROOT / "tests" / "fixtures", ROOT / "sample-site"]
+    suffixes = {".yaml", ".yml", ".json"}
+    return sorted(p for root in roots if root.is_dir() for p in root.rglob("*") if p.suffix in suffixes)
+
+
+def test_no_rule_crashes_on_the_corpus_the_fixtures_or_the_sample() -> None:
+    descriptions = _descriptions()
+    assert len(descriptions) > 3
+    crashes = [d for path in descriptions for d in validate_file(path).diagnostics if d.code == INTERNAL_ERROR]
+    assert crashes == [], describe(crashes)

@@ -9,7 +9,7 @@ function yields).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -45,6 +45,9 @@ class Finding:
 
 Check: TypeAlias = "Callable[[Document], Iterable[Finding]]"
 
+INTERNAL_ERROR = "internal-error"
+"""The code of the diagnostic that stands for a crashed rule."""
+
 CURRENT_FORMATS: tuple[Specification, ...] = (SPEC_0_9_0_RC_3, SPEC_0_8_0)
 """The formats a rule applies to unless it says otherwise: 0.8.0 and 0.9.0-rc.3 share their rules."""
 
@@ -57,9 +60,27 @@ class Rule:
     check: Check
     formats: tuple[Specification, ...]
 
-    def run(self, document: Document) -> Iterator[Diagnostic]:
-        for finding in self.check(document):
-            yield finding.stamped(self.id)
+    def run(self, document: Document) -> list[Diagnostic]:
+        """The rule's findings as diagnostics. A crash is our bug, never the document's: it
+        becomes one more error after what the rule found before it, so nothing is lost, the
+        other rules still run, and the document is reported invalid rather than unchecked."""
+        found: list[Diagnostic] = []
+        try:
+            for finding in self.check(document):
+                found.append(finding.stamped(self.id))
+        except Exception as exc:  # noqa: BLE001 - reported as a diagnostic naming the rule
+            found.append(self._crash(exc))
+        return found
+
+    def _crash(self, exc: Exception) -> Diagnostic:
+        return Diagnostic(
+            Severity.ERROR,
+            self.id,
+            INTERNAL_ERROR,
+            f"internal error: the check for rule {self.id} crashed with {type(exc).__name__}: {exc}; "
+            "this is a bug in mcpdesc-docs, please report it together with the description",
+            "",
+        )
 
 
 REGISTRY: dict[str, Rule] = {}
@@ -103,3 +124,8 @@ def load_rules() -> dict[str, Rule]:
 def rules_for(specification: Specification) -> dict[str, Rule]:
     """The rules that check documents of one format, in registration order."""
     return {rule_id: registered for rule_id, registered in load_rules().items() if specification in registered.formats}
+
+
+def run_rules(document: Document) -> list[Diagnostic]:
+    """What every rule of the document's format finds, rule by rule in registration order."""
+    return [found for registered in rules_for(document.specification).values() for found in registered.run(document)]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,10 +11,8 @@ from ..kinds import KINDS
 from ..source.load import DEFAULT_LIMITS, Limits, Source, read_source
 from ..spec.versions import Specification, detect
 from .document import Document
-from .registry import rules_for
+from .registry import run_rules
 from .structural import validate_structure
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,19 +43,8 @@ def check_document(data: object) -> tuple[Specification | None, list[Diagnostic]
     spec = detection.specification
     if spec is None or not isinstance(data, dict):
         return spec, diagnostics
-    structural = validate_structure(data, spec)
-    diagnostics.extend(structural)
-    document = Document.build(data, spec)
-    for rule_id, registered in rules_for(spec).items():
-        try:
-            diagnostics.extend(registered.run(document))
-        except (TypeError, KeyError, AttributeError, ValueError):
-            # A rule may meet shapes the structural schema already rejected; those
-            # errors explain the document. On a structurally valid document a crash
-            # here is our bug and must surface.
-            if not any(d.is_error for d in structural):
-                raise
-            log.debug("rule %s skipped on a structurally invalid document", rule_id, exc_info=True)
+    diagnostics.extend(validate_structure(data, spec))
+    diagnostics.extend(run_rules(Document.build(data, spec)))
     return spec, _unique(diagnostics)
 
 

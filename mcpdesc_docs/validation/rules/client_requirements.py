@@ -56,7 +56,8 @@ def requirement_versions(document: Document) -> Iterator[Finding]:
         for name, value in requirements.items():
             if name not in KNOWN:
                 continue  # unknown capability names are preserved
-            missing = [r for r in primitive.scope if name not in DEFINED[r]]
+            # An unknown protocol version in an explicit scope is the schema's to report.
+            missing = [r for r in primitive.scope if r in DEFINED and name not in DEFINED[r]]
             if missing:
                 yield Finding.error(
                     code,

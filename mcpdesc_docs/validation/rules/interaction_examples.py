@@ -109,10 +109,13 @@ def _elicitation_step(
     name = step.get("declaration")
     if not isinstance(name, str):
         return
-    declarations = {
-        as_object(d).get("name"): (position, as_object(d))
-        for position, d in enumerate(as_list(example.primitive.data.get("elicitations")))
-    }
+    declarations: dict[str, tuple[int, Mapping[str, Any]]] = {}
+    for position, raw in enumerate(as_list(example.primitive.data.get("elicitations"))):
+        declaration = as_object(raw)
+        # Only a string name can match the step's (the schema reports the others, which may
+        # not even be hashable).
+        if isinstance(declaration.get("name"), str):
+            declarations[declaration["name"]] = (position, declaration)
     if name not in declarations:
         yield Finding.error(
             "unknown-elicitation-declaration",

@@ -52,9 +52,11 @@ def schemes_declared(document: Document) -> Iterator[Finding]:
 @rule("mcpdesc.security.scope-unique")
 def scopes_unique(document: Document) -> Iterator[Finding]:
     for pointer, scheme, scopes in _requirements(document):
-        seen: set[object] = set()
+        seen: set[str] = set()
         for index, scope in enumerate(scopes):
-            if isinstance(scope, str) and scope in seen:
+            if not isinstance(scope, str):
+                continue  # the schema reports it (and it may not even be hashable)
+            if scope in seen:
                 yield Finding.error(
                     "duplicate-security-scope",
                     f"scope {scope!r} is listed twice for scheme {scheme!r}",
