@@ -23,6 +23,13 @@ EXAMPLES = (
 )
 
 
+def description_files() -> list[Path]:
+    """Every description the project has at hand: the corpus (when present), test fixtures, the sample."""
+    roots = [CORPUS, ROOT / "tests" / "fixtures", SAMPLE_DIR]
+    suffixes = {".yaml", ".yml", ".json"}
+    return sorted(p for root in roots if root.is_dir() for p in root.rglob("*") if p.suffix in suffixes)
+
+
 def run(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = main(list(argv), stdout=out, stderr=err)

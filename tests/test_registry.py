@@ -21,7 +21,7 @@ from mcpdesc_docs.validation.structural import validate_structure
 from mcpdesc_docs.validation.validator import validate_file
 
 from .helpers import base_document, describe, diagnostics_of
-from .sites import CORPUS, ROOT, run
+from .sites import description_files, run
 
 PACKAGE = Path(mcpdesc_docs.__file__).parent
 
@@ -172,14 +172,8 @@ def test_validate_reports_a_crashing_rule_as_invalid_not_as_an_internal_failure(
     assert f"error[mcpdesc.test.crashing] {CRASH_MESSAGE}\n    at /; code internal-error\n" in out
 
 
-def _descriptions() -> list[Path]:
-    roots = [CORPUS, ROOT / "tests" / "fixtures", ROOT / "sample-site"]
-    suffixes = {".yaml", ".yml", ".json"}
-    return sorted(p for root in roots if root.is_dir() for p in root.rglob("*") if p.suffix in suffixes)
-
-
 def test_no_rule_crashes_on_the_corpus_the_fixtures_or_the_sample() -> None:
-    descriptions = _descriptions()
+    descriptions = description_files()
     assert len(descriptions) > 3
     crashes = [d for path in descriptions for d in validate_file(path).diagnostics if d.code == INTERNAL_ERROR]
     assert crashes == [], describe(crashes)

@@ -26,6 +26,7 @@ from . import pointer as jp
 Format = Literal["json", "yaml"]
 RULE = "mcpdesc.serialization.yaml-profile"
 SYNTAX_RULE = "mcpdesc.serialization.syntax"
+LIMITS_RULE = "mcpdesc.input.limits"
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +126,7 @@ def read_source(path: Path, *, limits: Limits = DEFAULT_LIMITS, name: str | None
                 1,
                 1,
                 code="input-too-large",
-                rule="mcpdesc.input.limits",
+                rule=LIMITS_RULE,
             )
         with open(path, "rb") as handle:
             raw = handle.read(limits.max_bytes + 1)
@@ -148,7 +149,7 @@ def parse_bytes(raw: bytes, name: str, *, fmt: Format | None = None, limits: Lim
             1,
             1,
             code="input-too-large",
-            rule="mcpdesc.input.limits",
+            rule=LIMITS_RULE,
         )
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
@@ -227,7 +228,7 @@ def _parse_json(text: str, name: str, limits: Limits) -> object:
             f"nesting deeper than {limits.max_depth} levels",
             *too_deep,
             code="input-too-deep",
-            rule="mcpdesc.input.limits",
+            rule=LIMITS_RULE,
         )
     try:
         data = json.loads(text, object_pairs_hook=_object_without_duplicates, parse_constant=_reject_constant)
@@ -313,7 +314,7 @@ def _check_json_values(data: object, name: str, text: str, limits: Limits) -> No
             stack.extend(value)
         if too_long or nodes > limits.max_nodes:
             _walk_yaml_events(_SURROGATE_ESCAPE.sub(r"\1\\u0020", text), limits, name)
-            raise _fatal(name, "the input exceeds a size limit", 1, 1, code="input-limits", rule="mcpdesc.input.limits")
+            raise _fatal(name, "the input exceeds a size limit", 1, 1, code="input-limits", rule=LIMITS_RULE)
 
 
 # JSON-like scalar resolution (the YAML 1.2 JSON schema): only these plain scalars are
@@ -394,7 +395,7 @@ def _walk_yaml_events(text: str, limits: Limits, name: str) -> tuple[object, Sou
                         f"nesting deeper than {limits.max_depth} levels",
                         position,
                         "input-too-deep",
-                        "mcpdesc.input.limits",
+                        LIMITS_RULE,
                     ) from None
                 raise fail(f"invalid YAML: {problem}", position, "yaml-syntax", SYNTAX_RULE) from None
             except yaml.reader.ReaderError as exc:
@@ -422,9 +423,7 @@ def _walk_yaml_events(text: str, limits: Limits, name: str) -> tuple[object, Sou
                 raise fail(f"YAML anchors are not allowed (&{event.anchor})", position, "yaml-anchor")
             nodes += 1
             if nodes > limits.max_nodes:
-                raise fail(
-                    f"more than {limits.max_nodes} values", position, "input-too-many-nodes", "mcpdesc.input.limits"
-                )
+                raise fail(f"more than {limits.max_nodes} values", position, "input-too-many-nodes", LIMITS_RULE)
 
             value: object
             if isinstance(event, yaml.ScalarEvent):
@@ -433,7 +432,7 @@ def _walk_yaml_events(text: str, limits: Limits, name: str) -> tuple[object, Sou
                         f"a string of {len(event.value)} characters; the limit is {limits.max_string_length}",
                         position,
                         "input-string-too-long",
-                        "mcpdesc.input.limits",
+                        LIMITS_RULE,
                     )
                 if event.tag not in (None, "!", _STR_TAG):
                     raise fail(f"YAML tags are not allowed ({event.tag})", position, "yaml-tag")
@@ -454,7 +453,7 @@ def _walk_yaml_events(text: str, limits: Limits, name: str) -> tuple[object, Sou
                         f"nesting deeper than {limits.max_depth} levels",
                         position,
                         "input-too-deep",
-                        "mcpdesc.input.limits",
+                        LIMITS_RULE,
                     )
                 value = {} if isinstance(event, yaml.MappingStartEvent) else []
 

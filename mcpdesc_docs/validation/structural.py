@@ -21,6 +21,29 @@ from ..spec.versions import SPEC_0_7_0, Specification
 from .locations import MEMBERS_RULE, object_kind
 from .rule_ids import COMPONENT_REFERENCES, INPUT_SCHEMA_MEMBERS, PROTOCOL_SCOPE_CONSISTENCY
 
+# The rule ids a schema failure is reported under besides the members rules (locations.py).
+_SUPPORTED_VERSIONS = "mcpdesc.protocol-versions.supported"
+_NON_EMPTY = "mcpdesc.collections.non-empty"
+_SCHEME_NAME = "mcpdesc.security.scheme-name"
+_EXTENSION_NAME = "mcp.extensions.identifier-grammar"
+_EXAMPLE_NAME = "mcpdesc.examples.names"
+_DOCUMENT_VERSION = "mcpdesc.document.version"
+
+STRUCTURAL_RULES: frozenset[str] = frozenset(
+    {
+        *MEMBERS_RULE.values(),
+        COMPONENT_REFERENCES,
+        PROTOCOL_SCOPE_CONSISTENCY,
+        _SUPPORTED_VERSIONS,
+        _NON_EMPTY,
+        _SCHEME_NAME,
+        _EXTENSION_NAME,
+        _EXAMPLE_NAME,
+        _DOCUMENT_VERSION,
+    }
+)
+"""Every rule id a structural failure of a 0.8.0 or 0.9.0-rc.3 document can carry."""
+
 
 @cache
 def _validator(spec: Specification) -> Draft202012Validator:
@@ -40,10 +63,15 @@ def validate_structure(data: object, spec: Specification) -> list[Diagnostic]:
 
 
 def legacy_rule(diagnostic: Diagnostic) -> Diagnostic:
+    """No 0.9.0-rc.3 requirement anchors apply to 0.7.0, nor the 0.8/0.9 rule ids."""
+    return replace(diagnostic, rule=legacy_rule_id(diagnostic.rule), requirement=None)
+
+
+def legacy_rule_id(rule_id: str) -> str:
     """0.7.0 has no rule ids of its own; ours are ``mcpdesc07.*`` (never the 0.8/0.9 ids,
-    which name rules of another format), and no 0.9.0-rc.3 requirement anchors apply."""
-    rest = diagnostic.rule.split(".", 1)[1] if "." in diagnostic.rule else diagnostic.rule
-    return replace(diagnostic, rule=f"mcpdesc07.{rest}", requirement=None)
+    which name rules of another format)."""
+    rest = rule_id.split(".", 1)[1] if "." in rule_id else rule_id
+    return f"mcpdesc07.{rest}"
 
 
 _TYPE_NAMES = {
@@ -92,7 +120,7 @@ def _rule(parts: list[str | int], keyword: str) -> tuple[str, str | None]:
     if in_scope:
         if kind == "elicitation":
             return PROTOCOL_SCOPE_CONSISTENCY, "req-elicitation-scope"
-        return "mcpdesc.protocol-versions.supported", None
+        return _SUPPORTED_VERSIONS, None
     if "$componentRef" in parts:
         return COMPONENT_REFERENCES, "req-elicitation-schema-references-resolved" if kind in (
             "elicitation",
@@ -102,16 +130,16 @@ def _rule(parts: list[str | int], keyword: str) -> tuple[str, str | None]:
         if last == "elicitations":
             return MEMBERS_RULE[object_kind(parts[:-1])], "req-elicitations-non-empty"
         if kind not in ("form-schema", "input-schema", "output-schema", "client-requirements"):
-            return "mcpdesc.collections.non-empty", None
+            return _NON_EMPTY, None
     if keyword == "propertyNames":
         if last == "securitySchemes":
-            return "mcpdesc.security.scheme-name", None
+            return _SCHEME_NAME, None
         if last == "extensions":
-            return "mcp.extensions.identifier-grammar", None
+            return _EXTENSION_NAME, None
         if kind == "examples" or last in ("examples", "interactionExamples", "completionExamples"):
-            return "mcpdesc.examples.names", None
+            return _EXAMPLE_NAME, None
     if keyword == "const" and parts == ["mcpdesc"]:
-        return "mcpdesc.document.version", None
+        return _DOCUMENT_VERSION, None
     return MEMBERS_RULE[kind], None
 
 
