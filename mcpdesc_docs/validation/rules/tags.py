@@ -9,7 +9,8 @@ from ..document import Document, as_list, as_object
 from ..registry import Finding, rule
 
 
-def _catalogue(document: Document) -> list[tuple[int, str]]:
+def catalogue(document: Document) -> list[tuple[int, str]]:
+    """(index, name) of each root tag whose name is a string (the schema reports the others)."""
     names = []
     for index, item in enumerate(as_list(document.data.get("tags"))):
         name = as_object(item).get("name")
@@ -21,7 +22,7 @@ def _catalogue(document: Document) -> list[tuple[int, str]]:
 @rule("mcpdesc.tags.unique")
 def root_tags_unique(document: Document) -> Iterator[Finding]:
     first: dict[str, int] = {}
-    for index, name in _catalogue(document):
+    for index, name in catalogue(document):
         if name in first:
             yield Finding.error(
                 "duplicate-root-tag",
@@ -35,7 +36,7 @@ def root_tags_unique(document: Document) -> Iterator[Finding]:
 def tag_references_declared(document: Document) -> Iterator[Finding]:
     if "tags" not in document.data:
         return  # without a catalogue, primitive tags are free strings
-    declared = {name for _, name in _catalogue(document)}
+    declared = {name for _, name in catalogue(document)}
     for primitive in document.primitives:
         for index, tag in enumerate(as_list(primitive.data.get("tags"))):
             if isinstance(tag, str) and tag not in declared:

@@ -8,21 +8,15 @@ from collections.abc import Iterator
 from ...kinds import KINDS
 from ...source import pointer as jp
 from ...spec.versions import SPEC_0_7_0
-from ..document import Document, as_list, as_object
+from ..document import Document, as_list
 from ..registry import Finding, rule
-
-
-def _tag_names(document: Document) -> Iterator[tuple[int, str]]:
-    for index, tag in enumerate(as_list(document.data.get("tags"))):
-        name = as_object(tag).get("name")
-        if isinstance(name, str):
-            yield index, name
+from .tags import catalogue
 
 
 @rule("mcpdesc07.tags.unique", formats=(SPEC_0_7_0,))
 def tag_names_unique(document: Document) -> Iterator[Finding]:
     seen: set[str] = set()
-    for index, name in _tag_names(document):
+    for index, name in catalogue(document):
         if name in seen:
             yield Finding.error(
                 "duplicate-root-tag",
@@ -36,8 +30,7 @@ def tag_names_unique(document: Document) -> Iterator[Finding]:
 def tag_references(document: Document) -> Iterator[Finding]:
     if "tags" not in document.data:
         return
-    # Only string names can match a (string) tag reference; the schema reports the others.
-    declared = {name for _, name in _tag_names(document)}
+    declared = {name for _, name in catalogue(document)}
     for primitive in document.primitives:
         for position, tag in enumerate(as_list(primitive.data.get("tags"))):
             if isinstance(tag, str) and tag not in declared:
