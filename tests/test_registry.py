@@ -1,4 +1,5 @@
-"""The one rule registry: ids written once, findings stamped by the runner."""
+"""The one rule registry: ids written once, findings stamped by the runner, every format
+in one registry, and a crashing rule reported, never silent."""
 
 from __future__ import annotations
 
