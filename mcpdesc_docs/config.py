@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
@@ -14,6 +15,7 @@ from .resources import available_themes
 from .source import pointer as jp
 from .source.limits import DEFAULT_LIMITS, Limits
 from .source.load import Source, read_source
+from .validation.validator import known_rule_ids, suppresses
 
 CONFIG_NAMES = ("mcpdesc-docs.yml", "mcpdesc-docs.yaml")
 # Configs are small; a generous but far smaller bound than for descriptions.
@@ -56,6 +58,8 @@ class Config:
     """A custom domain for GitHub Pages (written to CNAME by gh-deploy)."""
     limits: Limits = DEFAULT_LIMITS
     """Bounds on the description (size, depth, values, string length, primitives)."""
+    suppress: tuple[str, ...] = ()
+    """Rule ids, or dotted prefixes of them, whose warnings are not reported (errors always are)."""
 
     @property
     def project_dir(self) -> Path:
@@ -250,6 +254,34 @@ def _limits(value: object, at: str, base: Path, problems: _Problems) -> Limits |
     return replace(DEFAULT_LIMITS, **values)
 
 
+def _suppress(value: object, at: str, base: Path, problems: _Problems) -> tuple[str, ...] | None:
+    if not isinstance(value, list):
+        problems.add(at, "'suppress' must be a list of rule ids, such as [mcpdesc.security.scope-catalogue, mcp.meta]")
+        return None
+    known = known_rule_ids()
+    entries: list[str] = []
+    for index, item in enumerate(value):
+        item_at = jp.join(at, index)
+        if not isinstance(item, str) or not item:
+            problems.add(item_at, "each 'suppress' entry must be a rule id, or a dotted prefix of rule ids")
+        elif not any(suppresses(item, rule_id) for rule_id in known):
+            problems.add(
+                item_at,
+                f"unknown rule id {item!r}: no rule is named so or starts with {item + '.'!r}{_closest(item, known)}",
+            )
+        else:
+            entries.append(item)
+    return tuple(entries)
+
+
+def _closest(entry: str, known: frozenset[str]) -> str:
+    """A hint for a misspelt entry; entries may be prefixes, so it is matched against those too."""
+    parts = [rule_id.split(".") for rule_id in known]
+    spellings = {".".join(split[:end]) for split in parts for end in range(1, len(split) + 1)}
+    close = difflib.get_close_matches(entry, sorted(spellings), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
 _READERS: dict[str, _Reader] = {
     "description": _path,
     "site_name": _string,
@@ -262,4 +294,5 @@ _READERS: dict[str, _Reader] = {
     "extra_css": _relative_files,
     "cname": _cname,
     "limits": _limits,
+    "suppress": _suppress,
 }

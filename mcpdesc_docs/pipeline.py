@@ -60,7 +60,9 @@ def render_description(
 ) -> BuildOutcome:
     """Validate (unless already done) and render in memory; nothing is written."""
     if validation is None:
-        validation = validate_file(config.description, name=str(config.description), limits=config.limits)
+        validation = validate_file(
+            config.description, name=str(config.description), limits=config.limits, suppress=config.suppress
+        )
     if not validation.passes(strict=config.strict) or validation.source is None or validation.specification is None:
         return BuildOutcome(validation, None)
     data = validation.source.data

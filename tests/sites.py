@@ -11,12 +11,19 @@ from bs4 import BeautifulSoup
 from mcpdesc_docs.cli import main
 from mcpdesc_docs.source.load import read_source
 
-from .shared_data import EXAMPLES_DIR, ROOT, descriptions_in
+from .shared_data import CORPUS, EXAMPLES_DIR, ROOT, descriptions_in
 
 SAMPLE_DIR = ROOT / "sample-site"
 SAMPLE = SAMPLE_DIR / "helpdesk.mcpdesc.yaml"
 EXAMPLES = descriptions_in(EXAMPLES_DIR)
 """The upstream 0.8.0 examples, read in place (none without the corpus: test_corpus says so)."""
+
+
+def description_files() -> list[Path]:
+    """Every description the project has at hand: the corpus (when present), test fixtures, the sample."""
+    roots = [CORPUS, ROOT / "tests" / "fixtures", SAMPLE_DIR]
+    suffixes = {".yaml", ".yml", ".json"}
+    return sorted(p for root in roots if root.is_dir() for p in root.rglob("*") if p.suffix in suffixes)
 
 
 def run(*argv: str) -> tuple[int, str, str]:

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from mcpdesc_docs.validation.registry import load_rules
+from mcpdesc_docs.spec.versions import SPEC_0_9_0_RC_3
+from mcpdesc_docs.validation.registry import rules_for
 
 from .helpers import VERSIONS, base_document, describe, diagnostics_of, errors_of
 
@@ -197,10 +198,61 @@ def test_rules_never_crash_on_malformed_shapes() -> None:
         "components": {"schemas": {"A": {"$componentRef": 5}}},
     }
     assert errors_of(document)
+    assert [d for d in errors_of(document) if d.code == "internal-error"] == []
+
+
+def _object_scopes(document: dict[str, Any]) -> None:
+    document["securitySchemes"] = {"bearer": {"type": "http", "scheme": "bearer"}}
+    document["security"] = [{"bearer": [{"not": "a scope"}, ["nor", "this"]]}]
+
+
+def _unhashable_elicitation_name(document: dict[str, Any]) -> None:
+    tool = document["tools"][0]
+    schema = {"type": "object", "properties": {}}
+    tool["elicitations"].append({"name": ["choose"], "mode": "form", "message": "m", "requestedSchema": schema})
+    step = {
+        "type": "elicitation",
+        "declaration": "choose",
+        "request": {"mode": "form", "message": "m", "requestedSchema": schema},
+        "response": {"action": "decline"},
+    }
+    tool["interactionExamples"] = {"ask": {"input": {"issue": 1}, "steps": [step], "result": {"content": []}}}
+
+
+def _unknown_revision_in_scope(document: dict[str, Any]) -> None:
+    document["tools"][0]["protocolVersions"] = ["2025-06-18", "2099-01-01"]
+    document["tools"][0]["clientRequirements"] = {"elicitation": {}}
+
+
+@pytest.mark.parametrize(
+    ("malform", "reported"),
+    [
+        (_object_scopes, ("mcpdesc.security.requirement-members", "wrong-type", "/security/0/bearer/0")),
+        (
+            _unhashable_elicitation_name,
+            (
+                "mcpdesc.interaction-example.steps",
+                "unknown-elicitation-declaration",
+                "/tools/0/interactionExamples/ask/steps/0/declaration",
+            ),
+        ),
+        (
+            _unknown_revision_in_scope,
+            ("mcpdesc.protocol-versions.supported", "invalid-value", "/tools/0/protocolVersions/1"),
+        ),
+    ],
+)
+def test_shapes_that_crashed_a_rule_are_reported_not_crashed_on(malform: Any, reported: tuple[str, str, str]) -> None:
+    # Each used to crash a rule (unhashable values, an unknown revision as a table key), which
+    # went unnoticed only because the document also had a structural error.
+    document = base_document()
+    malform(document)
+    assert reported in codes(document)
+    assert [d for d in diagnostics_of(document) if d.code == "internal-error"] == []
 
 
 def test_registry_is_keyed_by_rule_id() -> None:
-    registry = load_rules()
+    registry = rules_for(SPEC_0_9_0_RC_3)
     assert "mcpdesc.elicitation.name-unique" in registry
     assert all(rule_id.startswith(("mcpdesc.", "mcp.")) for rule_id in registry)
 

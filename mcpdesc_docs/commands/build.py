@@ -26,7 +26,9 @@ def run(
     started = time.perf_counter()
     config = load_config(Path(path), site_dir=Path(site_dir) if site_dir else None, strict=strict)
     check_site_dir(config.site_dir, protected_paths(config))
-    validation = validate_file(config.description, name=str(config.description), limits=config.limits)
+    validation = validate_file(
+        config.description, name=str(config.description), limits=config.limits, suppress=config.suppress
+    )
     report(validation, output_format, out)
     outcome = render_description(config, validation)
     if outcome.files is None:

@@ -28,7 +28,7 @@ SUPPORTED: tuple[Specification, ...] = (SPEC_0_9_0_RC_3, SPEC_0_8_0, SPEC_0_7_0)
 # 0.7.0's own $id (its canonical text lived in cisco-open/mcptoolkit-contract).
 _ALIASES = {"https://developer.cisco.com/mcp-description/schema/0.7.0": SPEC_0_7_0}
 
-_RULE = "mcpdesc.document.version"
+VERSION_RULE = "mcpdesc.document.version"
 # mcpdesc.org snapshot URIs: .../schema/mcp-description/<version>[-<prerelease>].json, and
 # the short form early 0.8.0 drafts used (.../schema/0.8.0.json).
 _MCPDESC_ORG = re.compile(
@@ -59,7 +59,7 @@ def detect(data: object) -> Detection:
             None,
             [
                 error(
-                    _RULE,
+                    VERSION_RULE,
                     "missing-snapshot-identity",
                     f"missing required member 'mcpdesc' (supported: {_supported_list()})",
                     "",
@@ -71,7 +71,7 @@ def detect(data: object) -> Detection:
             None,
             [
                 error(
-                    _RULE,
+                    VERSION_RULE,
                     "unsupported-specification",
                     f"'mcpdesc' must be a string such as \"0.9.0\", not {version!r}",
                     "/mcpdesc",
@@ -84,7 +84,7 @@ def detect(data: object) -> Detection:
             None,
             [
                 error(
-                    _RULE,
+                    VERSION_RULE,
                     "unsupported-specification",
                     f"unsupported mcpdesc version {version!r}; supported: {_supported_list()}",
                     "/mcpdesc",
@@ -100,7 +100,7 @@ def detect(data: object) -> Detection:
         if match and match.group("version") != version:
             diagnostics.append(
                 error(
-                    _RULE,
+                    VERSION_RULE,
                     "contradictory-snapshot-identity",
                     f"$schema names mcpdesc {match.group('version')} but 'mcpdesc' is {version!r}",
                     "/$schema",
@@ -109,7 +109,7 @@ def detect(data: object) -> Detection:
         elif match:
             diagnostics.append(
                 warning(
-                    _RULE,
+                    VERSION_RULE,
                     "unknown-schema-identity",
                     f"$schema names snapshot {schema_uri!r}; validated against {spec.name} "
                     f"(canonical $schema: {spec.schema_uri})",
@@ -119,7 +119,7 @@ def detect(data: object) -> Detection:
         else:
             diagnostics.append(
                 warning(
-                    _RULE,
+                    VERSION_RULE,
                     "unknown-schema-identity",
                     f"$schema {schema_uri!r} is not a known mcpdesc schema; validated against "
                     f"{spec.name} from 'mcpdesc' (canonical $schema: {spec.schema_uri})",

@@ -8,16 +8,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..diagnostics import Diagnostic, error
 from ..kinds import BY_NAME, KINDS
 from ..source import pointer as jp
 from ..spec.revisions import REVISIONS
 from ..spec.versions import Specification
+from .registry import Finding
 
 JsonObject = Mapping[str, Any]
 
 COMPONENT_REF = "$componentRef"
-COMPONENTS_RULE = "mcpdesc.components.references"
 
 
 def as_object(value: object) -> JsonObject:
@@ -115,7 +114,9 @@ class Document:
     root_scope: tuple[str, ...]
     primitives: list[Primitive] = field(default_factory=list)
     elicitations: list[Elicitation] = field(default_factory=list)
-    resolution_problems: list[Diagnostic] = field(default_factory=list)
+    resolution_problems: list[Finding] = field(default_factory=list)
+    """Why use sites do not resolve, one finding per use site, whichever rule asked first;
+    the component references rule reports them."""
     _resolved: dict[str, Resolved | None] = field(default_factory=dict)
 
     @classmethod
@@ -154,7 +155,7 @@ class Document:
 
     def resolve(self, value: object, pointer: str, namespace: str) -> Resolved | None:
         """Follow ``$componentRef`` chains from a use site. Returns None (and records one
-        diagnostic, once per use site) when the reference cannot be resolved."""
+        finding, once per use site) when the reference cannot be resolved."""
         if not is_reference(value):
             return Resolved(value, pointer, None)
         if pointer in self._resolved:
@@ -202,7 +203,7 @@ class Document:
     def _fail(self, pointer: str, code: str, message: str) -> Resolved | None:
         """Record why a reference does not resolve; always returns None."""
         requirement = "req-elicitation-schema-references-resolved" if "/elicitations/" in pointer else None
-        self.resolution_problems.append(error(COMPONENTS_RULE, code, message, pointer, requirement))
+        self.resolution_problems.append(Finding.error(code, message, pointer, requirement))
         return None
 
     def resolved_form_schema(self, elicitation: Elicitation) -> Resolved | None:

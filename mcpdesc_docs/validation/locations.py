@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..kinds import BY_COLLECTION
+from .rule_ids import FORM_SCHEMA_MEMBERS, INPUT_SCHEMA_MEMBERS
 
 _EXAMPLE_MEMBERS = {"examples", "interactionExamples", "completionExamples"}
 
@@ -62,9 +63,9 @@ MEMBERS_RULE: dict[str, str] = {
     "resource-template": "mcpdesc.resource-template.members",
     "prompt": "mcpdesc.prompt.members",
     "elicitation": "mcpdesc.elicitation.members",
-    "form-schema": "mcp.elicitation.form-schema.members",
+    "form-schema": FORM_SCHEMA_MEMBERS,
     "examples": "mcpdesc.examples.members",
     "client-requirements": "mcpdesc.client-requirements.members",
-    "input-schema": "mcp.tool.input-schema.members",
+    "input-schema": INPUT_SCHEMA_MEMBERS,
     "output-schema": "mcp.tool.output-schema.members",
 }

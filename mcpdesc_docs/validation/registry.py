@@ -1,35 +1,105 @@
-"""Semantic rules: a registry of small functions keyed by the spec's rule id.
+"""Semantic rules: one registry of small functions keyed by the spec's rule id, for every format.
 
-Each rule receives the shared :class:`~mcpdesc_docs.validation.document.Document` view and
-yields every problem it finds; the validator runs all of them and collects everything.
+A rule receives the shared :class:`~mcpdesc_docs.validation.document.Document` view and
+yields a :class:`Finding` for every problem it sees: what is wrong and where, but not its own
+id. The runner stamps each finding with the id the rule is registered under, so the id is
+written once, at registration (as jsonschema's validator adds the keyword to what a keyword
+function yields).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TypeAlias
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeAlias
 
-from ..diagnostics import Diagnostic
-from .document import Document
+from ..diagnostics import Diagnostic, Severity
+from ..spec.versions import SPEC_0_8_0, SPEC_0_9_0_RC_3, Specification
 
-Rule: TypeAlias = Callable[[Document], Iterable[Diagnostic]]
+if TYPE_CHECKING:
+    # The Document records the findings of reference resolution, so it imports this module.
+    from .document import Document
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem a rule found; it becomes a Diagnostic once the runner adds the rule id."""
+
+    severity: Severity
+    code: str
+    message: str
+    path: str
+    requirement: str | None = None
+
+    @classmethod
+    def error(cls, code: str, message: str, path: str, requirement: str | None = None) -> Finding:
+        return cls(Severity.ERROR, code, message, path, requirement)
+
+    @classmethod
+    def warning(cls, code: str, message: str, path: str, requirement: str | None = None) -> Finding:
+        return cls(Severity.WARNING, code, message, path, requirement)
+
+    def stamped(self, rule_id: str) -> Diagnostic:
+        return Diagnostic(self.severity, rule_id, self.code, self.message, self.path, self.requirement)
+
+
+Check: TypeAlias = "Callable[[Document], Iterable[Finding]]"
+
+INTERNAL_ERROR = "internal-error"
+"""The code of the diagnostic that stands for a crashed rule."""
+
+CURRENT_FORMATS: tuple[Specification, ...] = (SPEC_0_9_0_RC_3, SPEC_0_8_0)
+"""The formats a rule applies to unless it says otherwise: 0.8.0 and 0.9.0-rc.3 share their rules."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A registered check and the formats whose documents it checks."""
+
+    id: str
+    check: Check
+    formats: tuple[Specification, ...]
+
+    def run(self, document: Document) -> list[Diagnostic]:
+        """The rule's findings as diagnostics. A crash is our bug, never the document's: it
+        becomes one more error after what the rule found before it, so nothing is lost, the
+        other rules still run, and the document is reported invalid rather than unchecked."""
+        found: list[Diagnostic] = []
+        try:
+            for finding in self.check(document):
+                found.append(finding.stamped(self.id))
+        except Exception as exc:  # noqa: BLE001 - reported as a diagnostic naming the rule
+            found.append(self._crash(exc))
+        return found
+
+    def _crash(self, exc: Exception) -> Diagnostic:
+        return Diagnostic(
+            Severity.ERROR,
+            self.id,
+            INTERNAL_ERROR,
+            f"internal error: the check for rule {self.id} crashed with {type(exc).__name__}: {exc}; "
+            "this is a bug in mcpdesc-docs, please report it together with the description",
+            "",
+        )
+
 
 REGISTRY: dict[str, Rule] = {}
 
 
-def rule(rule_id: str) -> Callable[[Rule], Rule]:
-    """Register a check under the rule id it enforces (one function per id)."""
+def rule(rule_id: str, *, formats: tuple[Specification, ...] = CURRENT_FORMATS) -> Callable[[Check], Check]:
+    """Register a check under the rule id it enforces (one function per id, in any format)."""
 
-    def register(function: Rule) -> Rule:
+    def register(function: Check) -> Check:
         if rule_id in REGISTRY:
             raise RuntimeError(f"rule {rule_id} registered twice")
-        REGISTRY[rule_id] = function
+        REGISTRY[rule_id] = Rule(rule_id, function, formats)
         return function
 
     return register
 
 
 def load_rules() -> dict[str, Rule]:
+    """Every registered rule, of every format, in registration order."""
     # Importing the modules registers their rules.
     from .rules import (  # noqa: F401
         applicability,
@@ -45,6 +115,17 @@ def load_rules() -> dict[str, Rule]:
         tags,
         tool_examples,
         tool_schemas,
+        v070,
     )
 
     return REGISTRY
+
+
+def rules_for(specification: Specification) -> dict[str, Rule]:
+    """The rules that check documents of one format, in registration order."""
+    return {rule_id: registered for rule_id, registered in load_rules().items() if specification in registered.formats}
+
+
+def run_rules(document: Document) -> list[Diagnostic]:
+    """What every rule of the document's format finds, rule by rule in registration order."""
+    return [found for registered in rules_for(document.specification).values() for found in registered.run(document)]

@@ -17,8 +17,31 @@ from ..kinds import BY_NAME
 from ..source import pointer as jp
 from ..spec.schema import document_schema
 from ..spec.schema070 import document_schema_070
-from ..spec.versions import SPEC_0_7_0, Specification
+from ..spec.versions import SPEC_0_7_0, VERSION_RULE, Specification
 from .locations import MEMBERS_RULE, object_kind
+from .rule_ids import COMPONENT_REFERENCES, INPUT_SCHEMA_MEMBERS, PROTOCOL_SCOPE_CONSISTENCY
+
+# The rule ids a schema failure is reported under besides the members rules (locations.py).
+_SUPPORTED_VERSIONS = "mcpdesc.protocol-versions.supported"
+_NON_EMPTY = "mcpdesc.collections.non-empty"
+_SCHEME_NAME = "mcpdesc.security.scheme-name"
+_EXTENSION_NAME = "mcp.extensions.identifier-grammar"
+_EXAMPLE_NAME = "mcpdesc.examples.names"
+
+STRUCTURAL_RULES: frozenset[str] = frozenset(
+    {
+        *MEMBERS_RULE.values(),
+        COMPONENT_REFERENCES,
+        PROTOCOL_SCOPE_CONSISTENCY,
+        _SUPPORTED_VERSIONS,
+        _NON_EMPTY,
+        _SCHEME_NAME,
+        _EXTENSION_NAME,
+        _EXAMPLE_NAME,
+        VERSION_RULE,
+    }
+)
+"""Every rule id a structural failure of a 0.8.0 or 0.9.0-rc.3 document can carry."""
 
 
 @cache
@@ -39,10 +62,15 @@ def validate_structure(data: object, spec: Specification) -> list[Diagnostic]:
 
 
 def legacy_rule(diagnostic: Diagnostic) -> Diagnostic:
+    """No 0.9.0-rc.3 requirement anchors apply to 0.7.0, nor the 0.8/0.9 rule ids."""
+    return replace(diagnostic, rule=legacy_rule_id(diagnostic.rule), requirement=None)
+
+
+def legacy_rule_id(rule_id: str) -> str:
     """0.7.0 has no rule ids of its own; ours are ``mcpdesc07.*`` (never the 0.8/0.9 ids,
-    which name rules of another format), and no 0.9.0-rc.3 requirement anchors apply."""
-    rest = diagnostic.rule.split(".", 1)[1] if "." in diagnostic.rule else diagnostic.rule
-    return replace(diagnostic, rule=f"mcpdesc07.{rest}", requirement=None)
+    which name rules of another format)."""
+    rest = rule_id.split(".", 1)[1] if "." in rule_id else rule_id
+    return f"mcpdesc07.{rest}"
 
 
 _TYPE_NAMES = {
@@ -90,10 +118,10 @@ def _rule(parts: list[str | int], keyword: str) -> tuple[str, str | None]:
     in_scope = "protocolVersions" in parts[-2:]
     if in_scope:
         if kind == "elicitation":
-            return "mcpdesc.protocol-scope.consistency", "req-elicitation-scope"
-        return "mcpdesc.protocol-versions.supported", None
+            return PROTOCOL_SCOPE_CONSISTENCY, "req-elicitation-scope"
+        return _SUPPORTED_VERSIONS, None
     if "$componentRef" in parts:
-        return "mcpdesc.components.references", "req-elicitation-schema-references-resolved" if kind in (
+        return COMPONENT_REFERENCES, "req-elicitation-schema-references-resolved" if kind in (
             "elicitation",
             "form-schema",
         ) else None
@@ -101,16 +129,16 @@ def _rule(parts: list[str | int], keyword: str) -> tuple[str, str | None]:
         if last == "elicitations":
             return MEMBERS_RULE[object_kind(parts[:-1])], "req-elicitations-non-empty"
         if kind not in ("form-schema", "input-schema", "output-schema", "client-requirements"):
-            return "mcpdesc.collections.non-empty", None
+            return _NON_EMPTY, None
     if keyword == "propertyNames":
         if last == "securitySchemes":
-            return "mcpdesc.security.scheme-name", None
+            return _SCHEME_NAME, None
         if last == "extensions":
-            return "mcp.extensions.identifier-grammar", None
+            return _EXTENSION_NAME, None
         if kind == "examples" or last in ("examples", "interactionExamples", "completionExamples"):
-            return "mcpdesc.examples.names", None
+            return _EXAMPLE_NAME, None
     if keyword == "const" and parts == ["mcpdesc"]:
-        return "mcpdesc.document.version", None
+        return VERSION_RULE, None
     return MEMBERS_RULE[kind], None
 
 
@@ -128,7 +156,7 @@ def _diagnose(err: ValidationError) -> Iterator[Diagnostic]:
     instance = err.instance
     if isinstance(instance, dict) and "$componentRef" in instance:
         # A Reference Object with siblings, or otherwise malformed: a reference problem.
-        rule = "mcpdesc.components.references"
+        rule = COMPONENT_REFERENCES
     label = _label(parts, instance)
 
     def make(code: str, message: str, at: str = path) -> Diagnostic:
@@ -153,7 +181,7 @@ def _diagnose(err: ValidationError) -> Iterator[Diagnostic]:
                 if missing == "inputSchema" and object_kind(parts) == "tool":
                     # Its own rule in the digest (4.7): every tool declares its input schema.
                     yield error(
-                        "mcp.tool.input-schema.members",
+                        INPUT_SCHEMA_MEMBERS,
                         "missing-member",
                         f"{label} is missing required member 'inputSchema'",
                         path,

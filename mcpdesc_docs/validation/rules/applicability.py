@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...diagnostics import Diagnostic, error, warning
 from ...source import pointer as jp
 from ...spec.revisions import REVISIONS, before, describe, outside
 from ..document import Document, Primitive, as_list, as_object, explicit_scope
-from ..registry import rule
+from ..registry import Finding, rule
+from ..rule_ids import INPUT_SCHEMA_MEMBERS
 
 FIELD_CODE = "field-not-supported-by-version"
 
@@ -43,14 +43,12 @@ def _field_message(what: str, member: str, unsupported: list[str], first: str, l
     )
 
 
-def _primitive_fields(primitive: Primitive) -> Iterator[Diagnostic]:
-    rule_id = f"mcp.{primitive.kind}.protocol-version"
+def _primitive_fields(primitive: Primitive) -> Iterator[Finding]:
     for member, (first, last) in _PRIMITIVE_FIELDS[primitive.kind].items():
         if member in primitive.data:
             unsupported = _unsupported(primitive.scope, first, last)
             if unsupported:
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     FIELD_CODE,
                     _field_message(primitive.label, member, unsupported, first, last),
                     jp.join(primitive.pointer, member),
@@ -59,8 +57,7 @@ def _primitive_fields(primitive: Primitive) -> Iterator[Diagnostic]:
         early = before(primitive.scope, "2025-06-18")
         for index, argument in enumerate(as_list(primitive.data.get("arguments"))):
             if early and "title" in as_object(argument):
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     FIELD_CODE,
                     _field_message(
                         f"argument {index} of {primitive.label}", "title", early, "2025-06-18", REVISIONS[-1]
@@ -73,7 +70,7 @@ def _register_field_rule(kind: str) -> None:
     """One rule per primitive kind (mcp.tool.protocol-version, ...), same check."""
 
     @rule(f"mcp.{kind}.protocol-version")
-    def check(document: Document) -> Iterator[Diagnostic]:
+    def check(document: Document) -> Iterator[Finding]:
         for primitive in document.primitives_of(kind):
             yield from _primitive_fields(primitive)
 
@@ -83,15 +80,14 @@ for _kind in _PRIMITIVE_FIELDS:
 
 
 @rule("mcp.resource.annotations.protocol-version")
-def resource_annotation_fields(document: Document) -> Iterator[Diagnostic]:
+def resource_annotation_fields(document: Document) -> Iterator[Finding]:
     for primitive in document.primitives:
         if primitive.kind not in ("resource", "resource-template"):
             continue
         annotations = as_object(primitive.data.get("annotations"))
         early = before(primitive.scope, "2025-06-18")
         if "lastModified" in annotations and early:
-            yield error(
-                "mcp.resource.annotations.protocol-version",
+            yield Finding.error(
                 "resource-annotation-not-supported-by-version",
                 _field_message(primitive.label, "annotations.lastModified", early, "2025-06-18", REVISIONS[-1]),
                 jp.join(primitive.pointer, "annotations", "lastModified"),
@@ -99,7 +95,7 @@ def resource_annotation_fields(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcp.tool.output-schema.root")
-def output_schema_object_root(document: Document) -> Iterator[Diagnostic]:
+def output_schema_object_root(document: Document) -> Iterator[Finding]:
     for tool in document.primitives_of("tool"):
         if "outputSchema" not in tool.data:
             continue
@@ -110,8 +106,7 @@ def output_schema_object_root(document: Document) -> Iterator[Diagnostic]:
             continue
         schema = resolved.value
         if not (isinstance(schema, dict) and schema.get("type") == "object"):
-            yield error(
-                "mcp.tool.output-schema.root",
+            yield Finding.error(
                 FIELD_CODE,
                 f"{tool.label} has an outputSchema whose root is not type 'object', which protocol "
                 f"version(s) {describe(pre_2026)} require (only 2026-07-28 allows other roots)",
@@ -119,8 +114,8 @@ def output_schema_object_root(document: Document) -> Iterator[Diagnostic]:
             )
 
 
-@rule("mcp.tool.input-schema.members")
-def input_schema_object_root(document: Document) -> Iterator[Diagnostic]:
+@rule(INPUT_SCHEMA_MEMBERS)
+def input_schema_object_root(document: Document) -> Iterator[Finding]:
     # Inline schemas are checked structurally; this covers schemas reached by reference.
     for tool in document.primitives_of("tool"):
         pointer = jp.join(tool.pointer, "inputSchema")
@@ -130,8 +125,7 @@ def input_schema_object_root(document: Document) -> Iterator[Diagnostic]:
         if resolved is None or resolved.via is None:
             continue
         if not (isinstance(resolved.value, dict) and resolved.value.get("type") == "object"):
-            yield error(
-                "mcp.tool.input-schema.members",
+            yield Finding.error(
                 "schema-validation",
                 f"{tool.label}: the inputSchema component {resolved.pointer} must have root type 'object'",
                 pointer,
@@ -145,12 +139,11 @@ def _transports(document: Document) -> Iterator[tuple[str, dict[str, object], tu
 
 
 @rule("mcp.transport.protocol-version")
-def streamable_http_revisions(document: Document) -> Iterator[Diagnostic]:
+def streamable_http_revisions(document: Document) -> Iterator[Finding]:
     for pointer, transport, scope in _transports(document):
         early = before(scope, "2025-03-26")
         if transport.get("type") == "streamable-http" and early:
-            yield error(
-                "mcp.transport.protocol-version",
+            yield Finding.error(
                 "transport-not-supported-by-version",
                 f"streamable-http transport applies to {describe(early)}, which predate streamable HTTP "
                 "(2025-03-26); use sse there or narrow protocolVersions",
@@ -159,12 +152,11 @@ def streamable_http_revisions(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcp.transport.legacy-sse")
-def legacy_sse(document: Document) -> Iterator[Diagnostic]:
+def legacy_sse(document: Document) -> Iterator[Finding]:
     for pointer, transport, scope in _transports(document):
         modern = sorted(r for r in scope if r >= "2025-03-26")
         if transport.get("type") == "sse" and modern:
-            yield warning(
-                "mcp.transport.legacy-sse",
+            yield Finding.warning(
                 "legacy-sse-for-modern-version",
                 f"the legacy sse transport is declared for {describe(modern)}, where streamable-http replaces it",
                 jp.join(pointer, "type"),
@@ -178,13 +170,12 @@ def _capabilities(document: Document) -> Iterator[tuple[str, dict[str, object], 
 
 
 @rule("mcp.capabilities.protocol-version")
-def capability_revisions(document: Document) -> Iterator[Diagnostic]:
+def capability_revisions(document: Document) -> Iterator[Finding]:
     for pointer, capabilities, scope in _capabilities(document):
         for member, first in (("completions", "2025-03-26"), ("tasks", "2025-11-25")):
             early = before(scope, first)
             if member in capabilities and early:
-                yield error(
-                    "mcp.capabilities.protocol-version",
+                yield Finding.error(
                     FIELD_CODE,
                     _field_message("capabilities object", member, early, first, REVISIONS[-1]),
                     jp.join(pointer, member),
@@ -192,11 +183,10 @@ def capability_revisions(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcp.capabilities.tasks-2026")
-def core_tasks_not_in_2026(document: Document) -> Iterator[Diagnostic]:
+def core_tasks_not_in_2026(document: Document) -> Iterator[Finding]:
     for pointer, capabilities, scope in _capabilities(document):
         if "tasks" in capabilities and "2026-07-28" in scope:
-            yield error(
-                "mcp.capabilities.tasks-2026",
+            yield Finding.error(
                 "tasks-core-not-valid-in-2026",
                 "core 'tasks' capability is not part of 2026-07-28; declare the Tasks extension "
                 "(io.modelcontextprotocol/tasks) under 'extensions' there",
@@ -205,12 +195,11 @@ def core_tasks_not_in_2026(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcp.capabilities.extensions-pre-standard")
-def extensions_pre_standard(document: Document) -> Iterator[Diagnostic]:
+def extensions_pre_standard(document: Document) -> Iterator[Finding]:
     for pointer, capabilities, scope in _capabilities(document):
         if "extensions" in capabilities:
             for revision in outside(scope, ["2026-07-28"]):
-                yield warning(
-                    "mcp.capabilities.extensions-pre-standard",
+                yield Finding.warning(
                     "extensions-not-supported-by-version",
                     f"'extensions' is a pre-standard convention under {revision} (formal from 2026-07-28)",
                     jp.join(pointer, "extensions"),
@@ -218,11 +207,10 @@ def extensions_pre_standard(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcp.capabilities.logging-deprecated")
-def logging_deprecated(document: Document) -> Iterator[Diagnostic]:
+def logging_deprecated(document: Document) -> Iterator[Finding]:
     for pointer, capabilities, scope in _capabilities(document):
         if "logging" in capabilities and "2026-07-28" in scope:
-            yield warning(
-                "mcp.capabilities.logging-deprecated",
+            yield Finding.warning(
                 "logging-deprecated-in-2026",
                 "the 'logging' capability is deprecated in 2026-07-28",
                 jp.join(pointer, "logging"),
@@ -246,14 +234,13 @@ def is_reserved_extension(identifier: str) -> bool:
 
 
 @rule("mcp.extensions.identifier-authority")
-def reserved_extension_identifiers(document: Document) -> Iterator[Diagnostic]:
+def reserved_extension_identifiers(document: Document) -> Iterator[Finding]:
     maps = [jp.join(pointer, "extensions") for pointer, _, _ in _capabilities(document)]
     maps += [jp.join(p.pointer, "clientRequirements", "extensions") for p in document.primitives]
     for at in maps:
         for identifier in as_object(jp.lookup(document.data, at)):
             if is_reserved_extension(identifier) and identifier not in OFFICIAL_EXTENSIONS:
-                yield warning(
-                    "mcp.extensions.identifier-authority",
+                yield Finding.warning(
                     "unknown-reserved-extension-identifier",
                     f"extension {identifier!r} uses an MCP-reserved prefix but is not in the official "
                     "extension catalogue (modelcontextprotocol.io, 2026-09-04)",

@@ -6,11 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ...diagnostics import Diagnostic, error, warning
 from ...source import pointer as jp
 from ...spec.revisions import describe
 from ..document import Document, Primitive, as_object
-from ..registry import rule
+from ..registry import Finding, rule
 
 KNOWN = ("roots", "sampling", "elicitation", "tasks", "extensions", "experimental")
 DEFINED: dict[str, frozenset[str]] = {
@@ -51,16 +50,16 @@ def _unknown_members(value: Any, tree: dict[str, Any], at: str) -> Iterator[str]
 
 
 @rule("mcp.client-requirements.protocol-version")
-def requirement_versions(document: Document) -> Iterator[Diagnostic]:
-    rule_id, code = "mcp.client-requirements.protocol-version", "client-requirement-version-mismatch"
+def requirement_versions(document: Document) -> Iterator[Finding]:
+    code = "client-requirement-version-mismatch"
     for primitive, at, requirements in _requirements(document):
         for name, value in requirements.items():
             if name not in KNOWN:
                 continue  # unknown capability names are preserved
-            missing = [r for r in primitive.scope if name not in DEFINED[r]]
+            # An unknown protocol version in an explicit scope is the schema's to report.
+            missing = [r for r in primitive.scope if r in DEFINED and name not in DEFINED[r]]
             if missing:
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     code,
                     f"{primitive.label}: the client capability {name!r} is not defined by protocol version(s) "
                     f"{describe(missing)}; narrow protocolVersions or split the declaration",
@@ -71,8 +70,7 @@ def requirement_versions(document: Document) -> Iterator[Diagnostic]:
                 if "2026-07-28" in primitive.scope:
                     extra = list(as_object(value))
                 for key in extra:
-                    yield error(
-                        rule_id,
+                    yield Finding.error(
                         code,
                         f"{primitive.label}: 'roots.{key}' is not a member of the roots capability"
                         + (" (it must be empty in 2026-07-28)" if "2026-07-28" in primitive.scope else ""),
@@ -80,8 +78,7 @@ def requirement_versions(document: Document) -> Iterator[Diagnostic]:
                     )
             elif name in _NESTED and any(r >= _CLOSED_FROM for r in primitive.scope):
                 for pointer in _unknown_members(value, _NESTED[name], jp.join(at, name)):
-                    yield error(
-                        rule_id,
+                    yield Finding.error(
                         code,
                         f"{primitive.label}: {pointer.removeprefix(at + '/')!r} is not a member of the "
                         f"{name} client capability",
@@ -90,22 +87,20 @@ def requirement_versions(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcp.client-requirements.deprecated")
-def deprecated_requirements(document: Document) -> Iterator[Diagnostic]:
-    rule_id, code = "mcp.client-requirements.deprecated", "deprecated-client-requirement"
+def deprecated_requirements(document: Document) -> Iterator[Finding]:
+    code = "deprecated-client-requirement"
     for primitive, at, requirements in _requirements(document):
         if "2026-07-28" in primitive.scope:
             for name in ("roots", "sampling"):
                 if name in requirements:
-                    yield warning(
-                        rule_id,
+                    yield Finding.warning(
                         code,
                         f"{primitive.label}: the {name!r} capability is deprecated in 2026-07-28",
                         jp.join(at, name),
                     )
         modern = [r for r in primitive.scope if r >= "2025-11-25"]
         if modern and "context" in as_object(requirements.get("sampling")):
-            yield warning(
-                rule_id,
+            yield Finding.warning(
                 code,
                 f"{primitive.label}: 'sampling.context' is deprecated in {describe(modern)}",
                 jp.join(at, "sampling", "context"),

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...diagnostics import Diagnostic
 from ...kinds import BY_NAME
 from ...source import pointer as jp
 from ...spec.schema import NAMESPACES
-from ..document import COMPONENTS_RULE, Document, as_object, is_reference
-from ..registry import rule
+from ..document import Document, as_object, is_reference
+from ..registry import Finding, rule
+from ..rule_ids import COMPONENT_REFERENCES
 
 
 def use_sites(document: Document) -> Iterator[tuple[object, str, str]]:
@@ -29,8 +29,8 @@ def use_sites(document: Document) -> Iterator[tuple[object, str, str]]:
             yield value, jp.join("", "components", namespace, name), namespace
 
 
-@rule(COMPONENTS_RULE)
-def references_resolve(document: Document) -> Iterator[Diagnostic]:
+@rule(COMPONENT_REFERENCES)
+def references_resolve(document: Document) -> Iterator[Finding]:
     for value, pointer, namespace in use_sites(document):
         if is_reference(value):
             document.resolve(value, pointer, namespace)

@@ -12,14 +12,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
-from ...diagnostics import Diagnostic, error
 from ...source import pointer as jp
 from ..document import Document, Elicitation, Resolved, as_object
-from ..registry import rule
-
-MEMBERS = "mcp.elicitation.form-schema.members"
-PROTOCOL_SHAPE = "mcp.elicitation.form-schema.protocol-shape"
-CONSISTENCY = "mcpdesc.elicitation.form-schema.consistency"
+from ..registry import Finding, rule
+from ..rule_ids import FORM_SCHEMA_MEMBERS
 
 FIRST_FORM_REVISION = "2025-06-18"
 """2025-06-18 introduced elicitation (form mode only, with the narrower vocabulary)."""
@@ -114,7 +110,7 @@ def _form_schemas(document: Document) -> Iterator[_FormSchema]:
 
 
 @rule("mcpdesc.elicitation.name-unique")
-def names_unique(document: Document) -> Iterator[Diagnostic]:
+def names_unique(document: Document) -> Iterator[Finding]:
     first: dict[tuple[str, str], str] = {}
     for elicitation in document.elicitations:
         name = elicitation.data.get("name")
@@ -122,8 +118,7 @@ def names_unique(document: Document) -> Iterator[Diagnostic]:
             continue
         key = (elicitation.primitive.pointer, name)
         if key in first:
-            yield error(
-                "mcpdesc.elicitation.name-unique",
+            yield Finding.error(
                 "duplicate-elicitation-name",
                 f"{elicitation.primitive.label} declares elicitation {name!r} twice "
                 f"(first at {first[key]}); names are case-sensitive and unique per primitive",
@@ -134,13 +129,13 @@ def names_unique(document: Document) -> Iterator[Diagnostic]:
             first[key] = elicitation.pointer
 
 
-def _members_problem(form: _FormSchema, pointer: str, code: str, message: str) -> Diagnostic:
-    return error(
-        MEMBERS, code, f"{message} in the requestedSchema of {form.context()}", pointer, "req-elicitation-form-shape"
+def _members_problem(form: _FormSchema, pointer: str, code: str, message: str) -> Finding:
+    return Finding.error(
+        code, f"{message} in the requestedSchema of {form.context()}", pointer, "req-elicitation-form-shape"
     )
 
 
-def _check_root(form: _FormSchema) -> Iterator[Diagnostic]:
+def _check_root(form: _FormSchema) -> Iterator[Finding]:
     schema = form.schema
     if not isinstance(schema, dict):
         yield _members_problem(
@@ -191,7 +186,7 @@ def _check_root(form: _FormSchema) -> Iterator[Diagnostic]:
             )
 
 
-def _check_property(form: _FormSchema, name: str, prop: dict[str, Any], at: str) -> Iterator[Diagnostic]:
+def _check_property(form: _FormSchema, name: str, prop: dict[str, Any], at: str) -> Iterator[Finding]:
     variant = _variant(prop)
     if variant is None:
         kind = prop.get("type")
@@ -218,7 +213,7 @@ def _check_property(form: _FormSchema, name: str, prop: dict[str, Any], at: str)
                 f"keyword {keyword!r} is not allowed in {variant} property {name!r}",
             )
 
-    def bad(keyword: str, expectation: str) -> Diagnostic:
+    def bad(keyword: str, expectation: str) -> Finding:
         return _members_problem(
             form,
             jp.join(at, keyword),
@@ -266,7 +261,7 @@ def _check_property(form: _FormSchema, name: str, prop: dict[str, Any], at: str)
             yield bad("default", expected[1])
 
 
-def _check_titled_options(form: _FormSchema, name: str, options: object, at: str) -> Iterator[Diagnostic]:
+def _check_titled_options(form: _FormSchema, name: str, options: object, at: str) -> Iterator[Finding]:
     if not isinstance(options, list) or not options:
         yield _members_problem(
             form,
@@ -290,7 +285,7 @@ def _check_titled_options(form: _FormSchema, name: str, options: object, at: str
             )
 
 
-def _check_items(form: _FormSchema, name: str, items: object, at: str) -> Iterator[Diagnostic]:
+def _check_items(form: _FormSchema, name: str, items: object, at: str) -> Iterator[Finding]:
     if isinstance(items, dict) and set(items) == {"type", "enum"} and items["type"] == "string":
         if not _strings(items["enum"]) or not items["enum"]:
             yield _members_problem(
@@ -312,8 +307,8 @@ def _check_items(form: _FormSchema, name: str, items: object, at: str) -> Iterat
     )
 
 
-@rule(MEMBERS)
-def form_schema_members(document: Document) -> Iterator[Diagnostic]:
+@rule(FORM_SCHEMA_MEMBERS)
+def form_schema_members(document: Document) -> Iterator[Finding]:
     checked: set[str] = set()
     for form in _form_schemas(document):
         if form.pointer in checked:
@@ -324,15 +319,14 @@ def form_schema_members(document: Document) -> Iterator[Diagnostic]:
             yield from _check_property(form, name, prop, at)
 
 
-@rule(PROTOCOL_SHAPE)
-def form_schema_protocol_shape(document: Document) -> Iterator[Diagnostic]:
+@rule("mcp.elicitation.form-schema.protocol-shape")
+def form_schema_protocol_shape(document: Document) -> Iterator[Finding]:
     for form in _form_schemas(document):
         if FIRST_FORM_REVISION not in form.elicitation.scope:
             continue
 
-        def mismatch(pointer: str, what: str, form: _FormSchema = form) -> Diagnostic:
-            return error(
-                PROTOCOL_SHAPE,
+        def mismatch(pointer: str, what: str, form: _FormSchema = form) -> Finding:
+            return Finding.error(
                 "elicitation-form-schema-version-mismatch",
                 f"{form.context()} applies to {FIRST_FORM_REVISION}, whose form schemas do not allow {what}; "
                 "narrow its protocolVersions or split the declaration",
@@ -352,8 +346,8 @@ def form_schema_protocol_shape(document: Document) -> Iterator[Diagnostic]:
                 yield mismatch(jp.join(at, "default"), f"a default on a non-boolean property ({name!r})")
 
 
-@rule(CONSISTENCY)
-def form_schema_consistency(document: Document) -> Iterator[Diagnostic]:
+@rule("mcpdesc.elicitation.form-schema.consistency")
+def form_schema_consistency(document: Document) -> Iterator[Finding]:
     checked: set[str] = set()
     for form in _form_schemas(document):
         if form.pointer in checked:
@@ -365,8 +359,7 @@ def form_schema_consistency(document: Document) -> Iterator[Diagnostic]:
         if isinstance(required, list):
             for index, name in enumerate(required):
                 if isinstance(name, str) and name not in declared:
-                    yield error(
-                        CONSISTENCY,
+                    yield Finding.error(
                         "elicitation-form-required-property-unknown",
                         f"'required' names {name!r}, which is not a property of the requestedSchema "
                         f"of {form.context()}",
@@ -377,15 +370,14 @@ def form_schema_consistency(document: Document) -> Iterator[Diagnostic]:
             yield from _property_consistency(form, name, prop, at)
 
 
-def _property_consistency(form: _FormSchema, name: str, prop: dict[str, Any], at: str) -> Iterator[Diagnostic]:
+def _property_consistency(form: _FormSchema, name: str, prop: dict[str, Any], at: str) -> Iterator[Finding]:
     variant = _variant(prop)
     if variant is None:
         return
     enum = prop.get("enum")
     names = prop.get("enumNames")
     if variant == "legacy enum" and isinstance(enum, list) and isinstance(names, list) and len(names) != len(enum):
-        yield error(
-            CONSISTENCY,
+        yield Finding.error(
             "elicitation-form-enum-names-mismatch",
             f"property {name!r} has {len(enum)} enum values but {len(names)} enumNames",
             jp.join(at, "enumNames"),
@@ -400,8 +392,7 @@ def _property_consistency(form: _FormSchema, name: str, prop: dict[str, Any], at
             else ([default] if default not in choices else [])
         )
         if outside:
-            yield error(
-                CONSISTENCY,
+            yield Finding.error(
                 "elicitation-form-default-outside-enum",
                 f"default {', '.join(repr(v) for v in outside)} of property {name!r} is not among its choices "
                 f"({', '.join(repr(c) for c in choices)})",
@@ -411,8 +402,7 @@ def _property_consistency(form: _FormSchema, name: str, prop: dict[str, Any], at
     for low, high in (("minLength", "maxLength"), ("minimum", "maximum"), ("minItems", "maxItems")):
         lo, hi = prop.get(low), prop.get(high)
         if _is_number(lo) and _is_number(hi) and lo > hi:
-            yield error(
-                CONSISTENCY,
+            yield Finding.error(
                 "elicitation-form-invalid-range",
                 f"property {name!r} has {low} {lo} greater than {high} {hi}",
                 jp.join(at, low),
@@ -421,11 +411,10 @@ def _property_consistency(form: _FormSchema, name: str, prop: dict[str, Any], at
 
 
 @rule("mcp.elicitation.protocol-version")
-def mode_supported(document: Document) -> Iterator[Diagnostic]:
+def mode_supported(document: Document) -> Iterator[Finding]:
     for elicitation in document.elicitations:
         if elicitation.data.get("mode") == "url" and FIRST_FORM_REVISION in elicitation.scope:
-            yield error(
-                "mcp.elicitation.protocol-version",
+            yield Finding.error(
                 "elicitation-mode-not-supported-by-version",
                 f"{elicitation.label} uses url mode, which MCP {FIRST_FORM_REVISION} does not support; "
                 "limit its protocolVersions to 2025-11-25 and later, or split it",

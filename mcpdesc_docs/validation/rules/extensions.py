@@ -6,16 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ...diagnostics import Diagnostic, error
 from ...kinds import KIND_NAMES
 from ...source import pointer as jp
 from ..document import Document, as_list, as_object
-from ..registry import rule
+from ..registry import Finding, rule
 from .results import examples_of
 from .security import requirement_arrays
-
-PLACEMENT = "mcpdesc.extensions.placement"
-NATIVE = "mcpdesc.examples.native-members"
 
 _BLOCK_MEMBERS: dict[str, frozenset[str]] = {
     "text": frozenset({"type", "text", "annotations", "_meta"}),
@@ -54,14 +50,13 @@ def native_objects(document: Document) -> Iterator[tuple[str, Mapping[str, Any],
                     yield jp.join(at, "contents", index), as_object(raw), _CONTENTS_MEMBERS, "resource contents"
 
 
-@rule(PLACEMENT)
-def ineligible_extensions(document: Document) -> Iterator[Diagnostic]:
+@rule("mcpdesc.extensions.placement")
+def ineligible_extensions(document: Document) -> Iterator[Finding]:
     # securitySchemes and Security Requirement objects are keyed by scheme names: an x-* key
     # there is a specification extension where none is allowed, never a scheme.
     for name in as_object(document.data.get("securitySchemes")):
         if name.startswith("x-"):
-            yield error(
-                PLACEMENT,
+            yield Finding.error(
                 "extension-not-allowed",
                 f"'securitySchemes' maps scheme names to schemes; the specification extension {name!r} "
                 "is not allowed there",
@@ -71,8 +66,7 @@ def ineligible_extensions(document: Document) -> Iterator[Diagnostic]:
         for index, requirement in enumerate(array):
             for key in as_object(requirement):
                 if key.startswith("x-"):
-                    yield error(
-                        PLACEMENT,
+                    yield Finding.error(
                         "extension-not-allowed",
                         f"security requirements name schemes only; the specification extension {key!r} is not "
                         "allowed there",
@@ -85,8 +79,7 @@ def ineligible_extensions(document: Document) -> Iterator[Diagnostic]:
     for at in maps:
         for key in as_object(jp.lookup(document.data, at)):
             if key.startswith("x-"):
-                yield error(
-                    PLACEMENT,
+                yield Finding.error(
                     "extension-not-allowed",
                     f"'extensions' maps extension identifiers to settings; the specification extension {key!r} "
                     "is not allowed there",
@@ -95,8 +88,7 @@ def ineligible_extensions(document: Document) -> Iterator[Diagnostic]:
     for pointer, value, _, what in native_objects(document):
         for key in value:
             if key.startswith("x-"):
-                yield error(
-                    PLACEMENT,
+                yield Finding.error(
                     "extension-not-allowed",
                     f"{what} is an MCP object, where specification extensions such as {key!r} are not allowed "
                     "(use _meta for metadata)",
@@ -104,13 +96,12 @@ def ineligible_extensions(document: Document) -> Iterator[Diagnostic]:
                 )
 
 
-@rule(NATIVE)
-def native_members(document: Document) -> Iterator[Diagnostic]:
+@rule("mcpdesc.examples.native-members")
+def native_members(document: Document) -> Iterator[Finding]:
     for pointer, value, allowed, what in native_objects(document):
         for key in value:
             if key not in allowed and not key.startswith("x-"):
-                yield error(
-                    NATIVE,
+                yield Finding.error(
                     "unknown-member",
                     f"{what} has unknown member {key!r} (allowed: {', '.join(sorted(allowed))})",
                     jp.join(pointer, key),

@@ -8,17 +8,12 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ...diagnostics import Diagnostic, error, warning
 from ...source import pointer as jp
 from ...spec.revisions import before, describe
 from ..document import Document, as_list, as_object
 from ..json_schema import compile_schema, instance_errors
-from ..registry import rule
+from ..registry import Finding, rule
 from .results import Example, examples_of
-
-STEPS = "mcpdesc.interaction-example.steps"
-VERSIONS = "mcp.interaction-example.protocol-version"
-REQUIREMENTS = "mcpdesc.interaction-example.client-requirements"
 
 
 def _steps(document: Document) -> Iterator[tuple[Example, int, str, Mapping[str, Any]]]:
@@ -32,8 +27,8 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-@rule(VERSIONS)
-def step_versions(document: Document) -> Iterator[Diagnostic]:
+@rule("mcp.interaction-example.protocol-version")
+def step_versions(document: Document) -> Iterator[Finding]:
     code = "interaction-example-version-mismatch"
     for example, _, at, step in _steps(document):
         scope = example.primitive.scope
@@ -51,8 +46,7 @@ def step_versions(document: Document) -> Iterator[Diagnostic]:
         for floor, pointer, words in checks:
             early = before(scope, floor)
             if early:
-                yield error(
-                    VERSIONS,
+                yield Finding.error(
                     code,
                     f"{example.label}: {words} are not defined by protocol version(s) {describe(early)} "
                     f"({floor} and later)",
@@ -60,8 +54,8 @@ def step_versions(document: Document) -> Iterator[Diagnostic]:
                 )
 
 
-@rule(STEPS)
-def step_consistency(document: Document) -> Iterator[Diagnostic]:
+@rule("mcpdesc.interaction-example.steps")
+def step_consistency(document: Document) -> Iterator[Finding]:
     for example, index, at, step in _steps(document):
         kind = step.get("type")
         request = as_object(step.get("request"))
@@ -73,8 +67,7 @@ def step_consistency(document: Document) -> Iterator[Diagnostic]:
             for position, root in enumerate(as_list(response.get("roots"))):
                 uri = as_object(root).get("uri")
                 if isinstance(uri, str) and not uri.startswith("file://"):
-                    yield error(
-                        STEPS,
+                    yield Finding.error(
                         "interaction-example-roots-uri",
                         f"{label}: root URIs must start with file:// (got {uri!r})",
                         jp.join(at, "response", "roots", position, "uri"),
@@ -89,20 +82,18 @@ def _elicitation_step(
     step: Mapping[str, Any],
     request: Mapping[str, Any],
     response: Mapping[str, Any],
-) -> Iterator[Diagnostic]:
+) -> Iterator[Finding]:
     mode = request.get("mode")
     action = response.get("action")
     if "content" in response and (action != "accept" or mode == "url"):
-        yield error(
-            STEPS,
+        yield Finding.error(
             "interaction-example-elicitation-response-mismatch",
             f"{label}: only an accepted form-mode elicitation returns content (this is {mode} / {action})",
             jp.join(at, "response", "content"),
         )
     if mode == "form" and action == "accept":
         if "content" not in response:
-            yield error(
-                STEPS,
+            yield Finding.error(
                 "interaction-example-elicitation-response-mismatch",
                 f"{label}: an accepted form-mode elicitation returns the user's content",
                 jp.join(at, "response"),
@@ -110,8 +101,7 @@ def _elicitation_step(
         elif isinstance(request.get("requestedSchema"), Mapping):
             errors = instance_errors(compile_schema(request["requestedSchema"]), response["content"]) or []
             for problem in errors:
-                yield error(
-                    STEPS,
+                yield Finding.error(
                     "interaction-example-elicitation-content-schema-mismatch",
                     f"{label}: the accepted content does not match the request schema: {problem.message}",
                     jp.join(at, "response", "content", *problem.path),
@@ -119,13 +109,15 @@ def _elicitation_step(
     name = step.get("declaration")
     if not isinstance(name, str):
         return
-    declarations = {
-        as_object(d).get("name"): (position, as_object(d))
-        for position, d in enumerate(as_list(example.primitive.data.get("elicitations")))
-    }
+    declarations: dict[str, tuple[int, Mapping[str, Any]]] = {}
+    for position, raw in enumerate(as_list(example.primitive.data.get("elicitations"))):
+        declaration = as_object(raw)
+        # Only a string name can match the step's (the schema reports the others, which may
+        # not even be hashable).
+        if isinstance(declaration.get("name"), str):
+            declarations[declaration["name"]] = (position, declaration)
     if name not in declarations:
-        yield error(
-            STEPS,
+        yield Finding.error(
             "unknown-elicitation-declaration",
             f"{label}: {example.primitive.label} has no elicitation declaration named {name!r}",
             jp.join(at, "declaration"),
@@ -134,8 +126,7 @@ def _elicitation_step(
     position, declaration = declarations[name]
     mismatch = "interaction-example-elicitation-declaration-mismatch"
     if declaration.get("mode") != mode:
-        yield error(
-            STEPS,
+        yield Finding.error(
             mismatch,
             f"{label}: the request's mode {mode!r} differs from declaration {name!r} ({declaration.get('mode')!r})",
             jp.join(at, "request", "mode"),
@@ -145,23 +136,21 @@ def _elicitation_step(
         pointer = jp.join(example.primitive.pointer, "elicitations", position, "requestedSchema")
         resolved = document.resolve(declaration["requestedSchema"], pointer, "schemas")
         if resolved is not None and _canonical(resolved.value) != _canonical(request.get("requestedSchema")):
-            yield error(
-                STEPS,
+            yield Finding.error(
                 mismatch,
                 f"{label}: the requestedSchema differs from the one declaration {name!r} declares",
                 jp.join(at, "request", "requestedSchema"),
             )
     if mode == "url" and "url" in declaration and declaration["url"] != request.get("url"):
-        yield error(
-            STEPS,
+        yield Finding.error(
             mismatch,
             f"{label}: the URL differs from the one declaration {name!r} fixes",
             jp.join(at, "request", "url"),
         )
 
 
-@rule(REQUIREMENTS)
-def contradicts_requirements(document: Document) -> Iterator[Diagnostic]:
+@rule("mcpdesc.interaction-example.client-requirements")
+def contradicts_requirements(document: Document) -> Iterator[Finding]:
     code = "interaction-example-client-requirements-contradiction"
     for example, index, at, step in _steps(document):
         tool = example.primitive.data
@@ -185,8 +174,7 @@ def contradicts_requirements(document: Document) -> Iterator[Diagnostic]:
             ):
                 missing = f"elicitation.{mode}"
         if missing:
-            yield warning(
-                REQUIREMENTS,
+            yield Finding.warning(
                 code,
                 f"{label}: the step needs the client capability {missing!r}, which the tool's clientRequirements "
                 "do not list",

@@ -8,12 +8,11 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...diagnostics import Diagnostic, error, warning
 from ...kinds import KIND_NAMES
 from ...source import pointer as jp
 from ...spec.revisions import REVISIONS, before, describe
 from ..document import Document, Primitive, as_list, as_object
-from ..registry import rule
+from ..registry import Finding, rule
 from .results import examples_of
 
 KEY = re.compile(
@@ -145,12 +144,11 @@ def _checked_revisions(site: MetaSite) -> list[str]:
 
 
 @rule("mcp.meta.key-grammar")
-def key_grammar(document: Document) -> Iterator[Diagnostic]:
+def key_grammar(document: Document) -> Iterator[Finding]:
     for site in meta_sites(document):
         for key in site.value:
             if not KEY.match(key):
-                yield error(
-                    "mcp.meta.key-grammar",
+                yield Finding.error(
                     "meta-key-invalid",
                     f"{site.label}: {key!r} is not a valid _meta key (an optional 'label.label/' prefix, then "
                     "a name of letters, digits, '-', '_' and '.', starting and ending alphanumeric)",
@@ -159,7 +157,7 @@ def key_grammar(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcp.meta.reserved-key-context")
-def reserved_key_context(document: Document) -> Iterator[Diagnostic]:
+def reserved_key_context(document: Document) -> Iterator[Finding]:
     for site in meta_sites(document):
         revisions = _checked_revisions(site)
         for key in site.value:
@@ -168,8 +166,7 @@ def reserved_key_context(document: Document) -> Iterator[Diagnostic]:
                 continue
             defined = [r for r in revisions if r in known.revisions]
             if defined and known.contexts is not None and site.context not in known.contexts:
-                yield error(
-                    "mcp.meta.reserved-key-context",
+                yield Finding.error(
                     "meta-reserved-key-context",
                     f"{site.label}: {key!r} belongs in {known.where} under protocol version(s) {describe(defined)}, "
                     f"not in {'a declaration' if site.context == DECLARATION else 'this ' + site.context}",
@@ -178,7 +175,7 @@ def reserved_key_context(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcp.meta.reserved-key-value")
-def reserved_key_value(document: Document) -> Iterator[Diagnostic]:
+def reserved_key_value(document: Document) -> Iterator[Finding]:
     for site in meta_sites(document):
         revisions = _checked_revisions(site)
         for key, value in site.value.items():
@@ -186,8 +183,7 @@ def reserved_key_value(document: Document) -> Iterator[Diagnostic]:
             if known is None or not any(r in known.revisions for r in revisions):
                 continue
             if not known.check(value):
-                yield error(
-                    "mcp.meta.reserved-key-value",
+                yield Finding.error(
                     "meta-reserved-key-value",
                     f"{site.label}: {key!r} must be {known.shape}",
                     jp.join(site.pointer, key),
@@ -195,15 +191,14 @@ def reserved_key_value(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcp.meta.unknown-reserved-key")
-def unknown_reserved_key(document: Document) -> Iterator[Diagnostic]:
+def unknown_reserved_key(document: Document) -> Iterator[Finding]:
     for site in meta_sites(document):
         revisions = _checked_revisions(site)
         for key in site.value:
             known = KNOWN.get(key)
             unknown_in = [r for r in revisions if is_reserved(key, r) and (known is None or r not in known.revisions)]
             if unknown_in:
-                yield warning(
-                    "mcp.meta.unknown-reserved-key",
+                yield Finding.warning(
                     "meta-unknown-reserved-key",
                     f"{site.label}: {key!r} uses a prefix reserved for MCP but protocol version(s) "
                     f"{describe(unknown_in)} define no such key; it is kept as it is",
@@ -212,13 +207,12 @@ def unknown_reserved_key(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcp.meta.protocol-version")
-def meta_versions(document: Document) -> Iterator[Diagnostic]:
+def meta_versions(document: Document) -> Iterator[Finding]:
     # Declarations only: results and content report their own _meta floor with their example rules.
     for primitive in document.primitives:
         early = before(primitive.scope, META_FLOOR)
         if "_meta" in primitive.data and early:
-            yield error(
-                "mcp.meta.protocol-version",
+            yield Finding.error(
                 "field-not-supported-by-version",
                 f"{primitive.label} uses '_meta', which protocol version(s) {describe(early)} do not define "
                 f"({META_FLOOR} and later); narrow protocolVersions or split the declaration",

@@ -7,11 +7,10 @@ import binascii
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ...diagnostics import Diagnostic, error, warning
 from ...source import pointer as jp
 from ...spec.revisions import before, describe
 from ..document import Document, Primitive, as_list, as_object
-from ..registry import rule
+from ..registry import Finding, rule
 from ..uri_templates import could_expand_to, is_valid_template, variable_names
 from .results import RESULT_TYPE_REVISION, Example, completed, content_blocks, examples_of, meta_floor, result_type
 
@@ -31,8 +30,7 @@ def _requested_uri(example: Example) -> str | None:
 
 
 @rule("mcpdesc.resource-example.result")
-def read_result_completed(document: Document) -> Iterator[Diagnostic]:
-    rule_id = "mcpdesc.resource-example.result"
+def read_result_completed(document: Document) -> Iterator[Finding]:
     for example in _read_examples(document):
         result = as_object(example.data.get("result"))
         at = jp.join(example.pointer, "result")
@@ -40,29 +38,25 @@ def read_result_completed(document: Document) -> Iterator[Diagnostic]:
             result,
             at,
             example.label,
-            rule_id,
             "resource-example-json-rpc-envelope",
             "incomplete-resource-example-result",
         )
         ttl = result.get("ttlMs")
         if "ttlMs" in result and (isinstance(ttl, bool) or not isinstance(ttl, int | float) or ttl < 0):
-            yield error(
-                rule_id,
+            yield Finding.error(
                 "resource-example-cache-fields-invalid",
                 f"{example.label}: ttlMs must be a number of milliseconds, 0 or more",
                 jp.join(at, "ttlMs"),
             )
         if "cacheScope" in result and result["cacheScope"] not in ("public", "private"):
-            yield error(
-                rule_id,
+            yield Finding.error(
                 "resource-example-cache-fields-invalid",
                 f"{example.label}: cacheScope must be 'public' or 'private'",
                 jp.join(at, "cacheScope"),
             )
         contents = result.get("contents")
         if not isinstance(contents, list) or not contents:
-            yield error(
-                rule_id,
+            yield Finding.error(
                 "resource-example-contents-missing",
                 f"{example.label}: a completed read result has a non-empty 'contents' array",
                 jp.join(at, "contents") if "contents" in result else at,
@@ -71,8 +65,7 @@ def read_result_completed(document: Document) -> Iterator[Diagnostic]:
         for index, raw in enumerate(contents):
             entry = as_object(raw)
             if not isinstance(entry.get("uri"), str) or ("text" in entry) == ("blob" in entry):
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     "resource-example-contents-invalid",
                     f"{example.label}: each contents entry has a 'uri' and exactly one of 'text' or 'blob'",
                     jp.join(at, "contents", index),
@@ -80,26 +73,23 @@ def read_result_completed(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcp.resource-example.protocol-shape")
-def read_result_shape(document: Document) -> Iterator[Diagnostic]:
-    rule_id = "mcp.resource-example.protocol-shape"
+def read_result_shape(document: Document) -> Iterator[Finding]:
     for example in _read_examples(document):
         result = as_object(example.data.get("result"))
         at = jp.join(example.pointer, "result")
         scope = example.primitive.scope
-        yield from result_type(result, at, scope, example.label, rule_id, "resource-example-result-version-mismatch")
-        yield from meta_floor(result, at, scope, example.label, rule_id, "resource-example-result-version-mismatch")
+        yield from result_type(result, at, scope, example.label, "resource-example-result-version-mismatch")
+        yield from meta_floor(result, at, scope, example.label, "resource-example-result-version-mismatch")
         early = before(scope, RESULT_TYPE_REVISION)
         for member in ("ttlMs", "cacheScope"):
             if RESULT_TYPE_REVISION in scope and member not in result:
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     "resource-example-cache-fields-version-mismatch",
                     f"{example.label}: protocol version {RESULT_TYPE_REVISION} requires {member!r} in read results",
                     at,
                 )
             if early and member in result:
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     "resource-example-cache-fields-version-mismatch",
                     f"{example.label}: {member!r} is not defined by protocol version(s) {describe(early)}",
                     jp.join(at, member),
@@ -110,7 +100,6 @@ def read_result_shape(document: Document) -> Iterator[Diagnostic]:
                 jp.join(at, "contents", index),
                 scope,
                 example.label,
-                rule_id,
                 "resource-example-content-version-mismatch",
             )
 
@@ -125,8 +114,7 @@ def _blob_length(blob: str) -> int | None:
 
 
 @rule("mcpdesc.resource-example.content")
-def read_contents(document: Document) -> Iterator[Diagnostic]:
-    rule_id = "mcpdesc.resource-example.content"
+def read_contents(document: Document) -> Iterator[Finding]:
     for example in _read_examples(document):
         result = as_object(example.data.get("result"))
         contents = [as_object(entry) for entry in as_list(result.get("contents"))]
@@ -142,8 +130,7 @@ def read_contents(document: Document) -> Iterator[Diagnostic]:
                 length = _blob_length(blob)
                 if length is None:
                     measurable = False
-                    yield error(
-                        rule_id,
+                    yield Finding.error(
                         "invalid-resource-example-base64",
                         f"{example.label}: blob is not canonical base64 (RFC 4648, with padding)",
                         jp.join(at, index, "blob"),
@@ -165,16 +152,14 @@ def read_contents(document: Document) -> Iterator[Diagnostic]:
                 and isinstance(entry_mime, str)
                 and entry_mime != declared_mime
             ):
-                yield warning(
-                    rule_id,
+                yield Finding.warning(
                     "resource-example-mime-type-mismatch",
                     f"{example.label}: the entry's mimeType {entry_mime!r} differs from the "
                     f"declaration's {declared_mime!r}",
                     jp.join(at, index, "mimeType"),
                 )
         if contents and requested is not None and not any(entry.get("uri") == requested for entry in contents):
-            yield warning(
-                rule_id,
+            yield Finding.warning(
                 "resource-example-requested-uri-not-returned",
                 f"{example.label}: no contents entry has the requested URI {requested!r}",
                 at,
@@ -188,8 +173,7 @@ def read_contents(document: Document) -> Iterator[Diagnostic]:
             and measurable
             and total != size
         ):
-            yield warning(
-                rule_id,
+            yield Finding.warning(
                 "resource-example-size-mismatch",
                 f"{example.label}: the example holds {total} bytes but the resource declares size {size}",
                 at,
@@ -197,16 +181,14 @@ def read_contents(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcpdesc.resource-template-example.uri")
-def template_example_uri(document: Document) -> Iterator[Diagnostic]:
-    rule_id = "mcpdesc.resource-template-example.uri"
+def template_example_uri(document: Document) -> Iterator[Finding]:
     for template in document.primitives_of("resource-template"):
         pattern = template.data.get("uriTemplate")
         if not isinstance(pattern, str):
             continue
         valid = is_valid_template(pattern)
         if not valid:
-            yield error(
-                rule_id,
+            yield Finding.error(
                 "resource-template-example-invalid-template",
                 f"{template.label}: uriTemplate is not a valid RFC 6570 URI template",
                 jp.join(template.pointer, "uriTemplate"),
@@ -217,8 +199,7 @@ def template_example_uri(document: Document) -> Iterator[Diagnostic]:
                 continue
             uri = example.data.get("uri")
             if isinstance(uri, str) and not could_expand_to(pattern, uri):
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     "resource-template-example-invalid-expansion",
                     f"{example.label}: {uri!r} is not an expansion of {pattern!r}",
                     jp.join(example.pointer, "uri"),
@@ -235,23 +216,20 @@ def _declared_arguments(prompt: Primitive) -> dict[str, bool]:
 
 
 @rule("mcpdesc.prompt-example.arguments")
-def prompt_example_arguments(document: Document) -> Iterator[Diagnostic]:
-    rule_id = "mcpdesc.prompt-example.arguments"
+def prompt_example_arguments(document: Document) -> Iterator[Finding]:
     for example in examples_of(document, "prompt"):
         declared = _declared_arguments(example.primitive)
         given = as_object(example.data.get("arguments"))
         for name in given:
             if name not in declared:
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     "prompt-example-unknown-argument",
                     f"{example.label}: {name!r} is not an argument of the prompt",
                     jp.join(example.pointer, "arguments", name),
                 )
         for name, required in declared.items():
             if required and name not in given:
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     "prompt-example-missing-required-argument",
                     f"{example.label}: the required argument {name!r} is missing",
                     jp.join(example.pointer, "arguments") if "arguments" in example.data else example.pointer,
@@ -259,18 +237,16 @@ def prompt_example_arguments(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcpdesc.prompt-example.result")
-def prompt_example_result(document: Document) -> Iterator[Diagnostic]:
-    rule_id = "mcpdesc.prompt-example.result"
+def prompt_example_result(document: Document) -> Iterator[Finding]:
     for example in examples_of(document, "prompt"):
         result = as_object(example.data.get("result"))
         at = jp.join(example.pointer, "result")
         yield from completed(
-            result, at, example.label, rule_id, "prompt-example-json-rpc-envelope", "incomplete-prompt-example-result"
+            result, at, example.label, "prompt-example-json-rpc-envelope", "incomplete-prompt-example-result"
         )
         messages = result.get("messages")
         if not isinstance(messages, list):
-            yield error(
-                rule_id,
+            yield Finding.error(
                 "prompt-example-messages-missing",
                 f"{example.label}: a prompt result has a 'messages' array",
                 jp.join(at, "messages") if "messages" in result else at,
@@ -279,8 +255,7 @@ def prompt_example_result(document: Document) -> Iterator[Diagnostic]:
         for index, raw in enumerate(messages):
             message = as_object(raw)
             if message.get("role") not in ("user", "assistant") or not isinstance(message.get("content"), Mapping):
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     "prompt-example-message-invalid",
                     f"{example.label}: each message has a role (user or assistant) and one content block",
                     jp.join(at, "messages", index),
@@ -288,14 +263,13 @@ def prompt_example_result(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcp.prompt-example.protocol-shape")
-def prompt_example_shape(document: Document) -> Iterator[Diagnostic]:
-    rule_id = "mcp.prompt-example.protocol-shape"
+def prompt_example_shape(document: Document) -> Iterator[Finding]:
     for example in examples_of(document, "prompt"):
         result = as_object(example.data.get("result"))
         at = jp.join(example.pointer, "result")
         scope = example.primitive.scope
-        yield from result_type(result, at, scope, example.label, rule_id, "prompt-example-result-version-mismatch")
-        yield from meta_floor(result, at, scope, example.label, rule_id, "prompt-example-result-version-mismatch")
+        yield from result_type(result, at, scope, example.label, "prompt-example-result-version-mismatch")
+        yield from meta_floor(result, at, scope, example.label, "prompt-example-result-version-mismatch")
         for index, raw in enumerate(as_list(result.get("messages"))):
             message = as_object(raw)
             if "content" in message:
@@ -304,7 +278,6 @@ def prompt_example_shape(document: Document) -> Iterator[Diagnostic]:
                     jp.join(at, "messages", index, "content"),
                     scope,
                     example.label,
-                    rule_id,
                     "prompt-example-content-version-mismatch",
                 )
 
@@ -325,13 +298,11 @@ def _completion_examples(document: Document) -> Iterator[Example]:
 
 
 @rule("mcpdesc.completion-example.target")
-def completion_targets(document: Document) -> Iterator[Diagnostic]:
-    rule_id = "mcpdesc.completion-example.target"
+def completion_targets(document: Document) -> Iterator[Finding]:
     for example in _completion_examples(document):
         targets, kind = _completion_targets(example.primitive)
         if targets is None:
-            yield error(
-                rule_id,
+            yield Finding.error(
                 "resource-template-completion-example-invalid-template",
                 f"{example.label}: the template's uriTemplate is not a valid RFC 6570 URI template",
                 jp.join(example.primitive.pointer, "uriTemplate"),
@@ -340,8 +311,7 @@ def completion_targets(document: Document) -> Iterator[Diagnostic]:
         noun = "argument of the prompt" if kind == "prompt" else "variable of the URI template"
         argument = as_object(example.data.get("argument")).get("name")
         if isinstance(argument, str) and argument not in targets:
-            yield error(
-                rule_id,
+            yield Finding.error(
                 "prompt-completion-example-unknown-argument"
                 if kind == "prompt"
                 else "resource-template-completion-example-unknown-variable",
@@ -352,15 +322,13 @@ def completion_targets(document: Document) -> Iterator[Diagnostic]:
         for name in context:
             at = jp.join(example.pointer, "context", "arguments", name)
             if name == argument:
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     "completion-example-duplicate-target-context",
                     f"{example.label}: the context repeats the argument being completed ({name!r})",
                     at,
                 )
             elif name not in targets:
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     "prompt-completion-example-context-unknown-argument"
                     if kind == "prompt"
                     else "resource-template-completion-example-context-unknown-variable",
@@ -370,14 +338,12 @@ def completion_targets(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcp.completion-example.protocol-version")
-def completion_versions(document: Document) -> Iterator[Diagnostic]:
-    rule_id = "mcp.completion-example.protocol-version"
+def completion_versions(document: Document) -> Iterator[Finding]:
     for example in _completion_examples(document):
         scope = example.primitive.scope
         early = before(scope, COMPLETION_FLOOR)
         if early:
-            yield error(
-                rule_id,
+            yield Finding.error(
                 "completion-example-version-mismatch",
                 f"{example.label}: completion is not defined by protocol version(s) {describe(early)} "
                 f"({COMPLETION_FLOOR} and later)",
@@ -385,8 +351,7 @@ def completion_versions(document: Document) -> Iterator[Diagnostic]:
             )
         early_context = before(scope, CONTEXT_FLOOR)
         if "context" in example.data and early_context:
-            yield error(
-                rule_id,
+            yield Finding.error(
                 "completion-example-context-version-mismatch",
                 f"{example.label}: completion context is not defined by protocol version(s) "
                 f"{describe(early_context)} ({CONTEXT_FLOOR} and later)",
@@ -394,20 +359,18 @@ def completion_versions(document: Document) -> Iterator[Diagnostic]:
             )
         result: Mapping[str, Any] = as_object(example.data.get("result"))
         at = jp.join(example.pointer, "result")
-        yield from result_type(result, at, scope, example.label, rule_id, "completion-example-result-version-mismatch")
-        yield from meta_floor(result, at, scope, example.label, rule_id, "completion-example-result-version-mismatch")
+        yield from result_type(result, at, scope, example.label, "completion-example-result-version-mismatch")
+        yield from meta_floor(result, at, scope, example.label, "completion-example-result-version-mismatch")
         yield from completed(
             result,
             at,
             example.label,
-            rule_id,
             "completion-example-json-rpc-envelope",
             "incomplete-completion-example-result",
         )
         values = as_object(result.get("completion")).get("values")
         if not (isinstance(values, list) and len(values) <= 100 and all(isinstance(v, str) for v in values)):
-            yield error(
-                rule_id,
+            yield Finding.error(
                 "completion-example-values-invalid",
                 f"{example.label}: completion.values must be an array of at most 100 strings",
                 jp.join(at, "completion"),

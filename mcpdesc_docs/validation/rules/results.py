@@ -8,11 +8,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...diagnostics import Diagnostic, error
 from ...kinds import BY_NAME
 from ...source import pointer as jp
 from ...spec.revisions import before, describe
 from ..document import Document, Primitive, Resolved, as_list, as_object
+from ..registry import Finding
 
 ENVELOPE = ("jsonrpc", "id", "error")
 INCOMPLETE = ("task", "inputRequests", "requestState")
@@ -64,40 +64,34 @@ def examples_of(document: Document, kind: str, member: str = "examples") -> Iter
 
 
 def completed(
-    result: Mapping[str, Any], at: str, label: str, rule_id: str, envelope_code: str, incomplete_code: str
-) -> Iterator[Diagnostic]:
+    result: Mapping[str, Any], at: str, label: str, envelope_code: str, incomplete_code: str
+) -> Iterator[Finding]:
     for member in ENVELOPE:
         if member in result:
-            yield error(
-                rule_id,
+            yield Finding.error(
                 envelope_code,
                 f"{label}: the result must be the completed result itself, without the JSON-RPC envelope ({member!r})",
                 jp.join(at, member),
             )
     for member in INCOMPLETE:
         if member in result:
-            yield error(
-                rule_id,
+            yield Finding.error(
                 incomplete_code,
                 f"{label}: {member!r} belongs to an incomplete workflow; examples show completed results only",
                 jp.join(at, member),
             )
 
 
-def result_type(
-    result: Mapping[str, Any], at: str, scope: tuple[str, ...], label: str, rule_id: str, code: str
-) -> Iterator[Diagnostic]:
+def result_type(result: Mapping[str, Any], at: str, scope: tuple[str, ...], label: str, code: str) -> Iterator[Finding]:
     if RESULT_TYPE_REVISION in scope and result.get("resultType") != "complete":
-        yield error(
-            rule_id,
+        yield Finding.error(
             code,
             f'{label}: protocol version {RESULT_TYPE_REVISION} requires resultType: "complete" in the result',
             jp.join(at, "resultType") if "resultType" in result else at,
         )
     early = before(scope, RESULT_TYPE_REVISION)
     if early and "resultType" in result:
-        yield error(
-            rule_id,
+        yield Finding.error(
             code,
             f"{label}: resultType is not defined by protocol version(s) {describe(early)}; split the declaration "
             f"so that only its {RESULT_TYPE_REVISION} variant carries it",
@@ -105,22 +99,17 @@ def result_type(
         )
 
 
-def meta_floor(
-    value: Mapping[str, Any], at: str, scope: tuple[str, ...], label: str, rule_id: str, code: str
-) -> Iterator[Diagnostic]:
+def meta_floor(value: Mapping[str, Any], at: str, scope: tuple[str, ...], label: str, code: str) -> Iterator[Finding]:
     early = before(scope, META_FLOOR)
     if "_meta" in value and early:
-        yield error(
-            rule_id,
+        yield Finding.error(
             code,
             f"{label}: '_meta' is not defined by protocol version(s) {describe(early)} ({META_FLOOR} and later)",
             jp.join(at, "_meta"),
         )
 
 
-def content_blocks(
-    blocks: object, at: str, scope: tuple[str, ...], label: str, rule_id: str, code: str
-) -> Iterator[Diagnostic]:
+def content_blocks(blocks: object, at: str, scope: tuple[str, ...], label: str, code: str) -> Iterator[Finding]:
     """Content blocks (tool results, prompt messages) against the versions that define their parts."""
     items = blocks if isinstance(blocks, list) else [blocks]
     for index, raw in enumerate(items):
@@ -141,8 +130,7 @@ def content_blocks(
         for feature, pointer, words in checks:
             early = before(scope, CONTENT_FLOORS[feature])
             if early:
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     code,
                     f"{label}: {words} is not defined by protocol version(s) {describe(early)} "
                     f"({CONTENT_FLOORS[feature]} and later)",

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...diagnostics import Diagnostic, error, warning
 from ...source import pointer as jp
 from ..document import Document, as_list, as_object
-from ..registry import rule
+from ..registry import Finding, rule
 
 
 def requirement_arrays(document: Document) -> Iterator[tuple[str, list[object]]]:
@@ -37,13 +36,12 @@ def _schemes(document: Document) -> dict[str, dict[str, object]]:
 
 
 @rule("mcpdesc.security.scheme-references")
-def schemes_declared(document: Document) -> Iterator[Diagnostic]:
+def schemes_declared(document: Document) -> Iterator[Finding]:
     schemes = _schemes(document)
     for pointer, scheme, _ in _requirements(document):
         if scheme not in schemes:
             known = ", ".join(sorted(schemes)) or "none are declared"
-            yield error(
-                "mcpdesc.security.scheme-references",
+            yield Finding.error(
                 "unknown-security-scheme",
                 f"security requirement names scheme {scheme!r}, which 'securitySchemes' does not declare "
                 f"(declared: {known})",
@@ -52,13 +50,14 @@ def schemes_declared(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcpdesc.security.scope-unique")
-def scopes_unique(document: Document) -> Iterator[Diagnostic]:
+def scopes_unique(document: Document) -> Iterator[Finding]:
     for pointer, scheme, scopes in _requirements(document):
-        seen: set[object] = set()
+        seen: set[str] = set()
         for index, scope in enumerate(scopes):
-            if isinstance(scope, str) and scope in seen:
-                yield error(
-                    "mcpdesc.security.scope-unique",
+            if not isinstance(scope, str):
+                continue  # the schema reports it (and it may not even be hashable)
+            if scope in seen:
+                yield Finding.error(
                     "duplicate-security-scope",
                     f"scope {scope!r} is listed twice for scheme {scheme!r}",
                     jp.join(pointer, index),
@@ -67,13 +66,12 @@ def scopes_unique(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcpdesc.security.non-oauth-scopes")
-def scopes_only_for_oauth(document: Document) -> Iterator[Diagnostic]:
+def scopes_only_for_oauth(document: Document) -> Iterator[Finding]:
     schemes = _schemes(document)
     for pointer, scheme, scopes in _requirements(document):
         scheme_type = schemes.get(scheme, {}).get("type")
         if scheme_type in ("http", "apiKey") and scopes:
-            yield error(
-                "mcpdesc.security.non-oauth-scopes",
+            yield Finding.error(
                 "non-oauth-scope-misuse",
                 f"scheme {scheme!r} is of type {scheme_type!r}, which has no scopes; use an empty list",
                 pointer,
@@ -81,7 +79,7 @@ def scopes_only_for_oauth(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcpdesc.security.scope-catalogue")
-def oauth_scopes_catalogued(document: Document) -> Iterator[Diagnostic]:
+def oauth_scopes_catalogued(document: Document) -> Iterator[Finding]:
     schemes = _schemes(document)
     for pointer, scheme, scopes in _requirements(document):
         definition = schemes.get(scheme, {})
@@ -91,8 +89,7 @@ def oauth_scopes_catalogued(document: Document) -> Iterator[Diagnostic]:
                 catalogue.update(as_object(as_object(flow).get("scopes")))
             for index, scope in enumerate(scopes):
                 if isinstance(scope, str) and scope not in catalogue:
-                    yield warning(
-                        "mcpdesc.security.scope-catalogue",
+                    yield Finding.warning(
                         "uncatalogued-oauth-scope",
                         f"scope {scope!r} is not listed in any flow of OAuth scheme {scheme!r}",
                         jp.join(pointer, index),
@@ -100,8 +97,7 @@ def oauth_scopes_catalogued(document: Document) -> Iterator[Diagnostic]:
         elif definition.get("type") == "openIdConnect":
             for index, scope in enumerate(scopes):
                 if isinstance(scope, str):
-                    yield warning(
-                        "mcpdesc.security.scope-catalogue",
+                    yield Finding.warning(
                         "uncatalogued-oauth-scope",
                         f"scope {scope!r} of OpenID Connect scheme {scheme!r} cannot be checked: "
                         "the description has no static scope catalogue for it",

@@ -11,15 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ...diagnostics import Diagnostic, error, warning
 from ...source import pointer as jp
 from ...spec.revisions import before, describe
 from ..document import Document, Primitive, as_object
 from ..json_schema import compile_schema, instance_errors
-from ..registry import rule
+from ..registry import Finding, rule
 from .results import Example, completed, content_blocks, examples_of, meta_floor, result_type
 
-COMPATIBILITY = "mcpdesc.tool-example.schema-compatibility"
 DIALECT_FLOOR = "2025-11-25"
 STRUCTURED_FLOOR = "2025-06-18"
 
@@ -64,7 +62,7 @@ def _check_against(
     value: Any,
     at: str,
     what: str,
-) -> Iterator[Diagnostic]:
+) -> Iterator[Finding]:
     tool = example.primitive
     schema = _tool_schema(document, tool, member)
     if schema is None:
@@ -78,16 +76,14 @@ def _check_against(
             incomplete = True
         else:
             for problem in errors:
-                yield error(
-                    COMPATIBILITY,
+                yield Finding.error(
                     "tool-example-schema-mismatch",
                     f"{example.label}: {what} does not match the tool's {member}: {problem.message}",
                     jp.join(at, *problem.path),
                 )
     else:
         for path, message in _legacy_problems(schema, value):
-            yield error(
-                COMPATIBILITY,
+            yield Finding.error(
                 "tool-example-schema-mismatch",
                 f"{example.label}: {what} does not match the tool's {member}: {message}",
                 jp.join(at, *path),
@@ -97,16 +93,15 @@ def _check_against(
         reason = (
             f"protocol version(s) {describe(early)} define no schema dialect" if early else "it uses external $refs"
         )
-        yield warning(
-            COMPATIBILITY,
+        yield Finding.warning(
             "incomplete-tool-example-validation",
             f"{example.label}: {what} could only be partly checked against {member} ({reason})",
             at,
         )
 
 
-@rule(COMPATIBILITY)
-def schema_compatibility(document: Document) -> Iterator[Diagnostic]:
+@rule("mcpdesc.tool-example.schema-compatibility")
+def schema_compatibility(document: Document) -> Iterator[Finding]:
     for example in tool_examples(document):
         if "input" in example.data:
             yield from _check_against(
@@ -125,27 +120,25 @@ def schema_compatibility(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcp.tool-example.result.protocol-shape")
-def result_shape(document: Document) -> Iterator[Diagnostic]:
-    rule_id, code = "mcp.tool-example.result.protocol-shape", "tool-example-result-version-mismatch"
+def result_shape(document: Document) -> Iterator[Finding]:
+    code = "tool-example-result-version-mismatch"
     for example in tool_examples(document):
         result = as_object(example.data.get("result"))
         at = jp.join(example.pointer, "result")
         scope = example.primitive.scope
-        yield from result_type(result, at, scope, example.label, rule_id, code)
-        yield from meta_floor(result, at, scope, example.label, rule_id, code)
+        yield from result_type(result, at, scope, example.label, code)
+        yield from meta_floor(result, at, scope, example.label, code)
         if "structuredContent" in result:
             early = before(scope, STRUCTURED_FLOOR)
             if early:
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     code,
                     f"{example.label}: structuredContent is not defined by protocol version(s) {describe(early)}",
                     jp.join(at, "structuredContent"),
                 )
             pre_2026 = before(scope, "2026-07-28")
             if pre_2026 and not isinstance(result["structuredContent"], dict):
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     code,
                     f"{example.label}: structuredContent must be an object under {describe(pre_2026)}",
                     jp.join(at, "structuredContent"),
@@ -153,7 +146,7 @@ def result_shape(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcp.tool-example.content.protocol-shape")
-def content_shape(document: Document) -> Iterator[Diagnostic]:
+def content_shape(document: Document) -> Iterator[Finding]:
     for example in tool_examples(document):
         result = as_object(example.data.get("result"))
         if "content" in result:
@@ -162,23 +155,20 @@ def content_shape(document: Document) -> Iterator[Diagnostic]:
                 jp.join(example.pointer, "result", "content"),
                 example.primitive.scope,
                 example.label,
-                "mcp.tool-example.content.protocol-shape",
                 "tool-example-content-version-mismatch",
             )
 
 
 @rule("mcpdesc.tool-example.completed")
-def completed_result(document: Document) -> Iterator[Diagnostic]:
-    rule_id = "mcpdesc.tool-example.completed"
+def completed_result(document: Document) -> Iterator[Finding]:
     for example in tool_examples(document):
         result = as_object(example.data.get("result"))
         at = jp.join(example.pointer, "result")
         yield from completed(
-            result, at, example.label, rule_id, "tool-example-json-rpc-envelope", "incomplete-tool-example-result"
+            result, at, example.label, "tool-example-json-rpc-envelope", "incomplete-tool-example-result"
         )
         if not isinstance(result.get("content"), list):
-            yield error(
-                rule_id,
+            yield Finding.error(
                 "tool-example-content-missing",
                 f"{example.label}: a completed tool result has a 'content' array (empty is allowed)",
                 jp.join(at, "content") if "content" in result else at,
@@ -186,22 +176,19 @@ def completed_result(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcpdesc.tool-example.result-consistency")
-def result_consistency(document: Document) -> Iterator[Diagnostic]:
-    rule_id = "mcpdesc.tool-example.result-consistency"
+def result_consistency(document: Document) -> Iterator[Finding]:
     for example in tool_examples(document):
         result = as_object(example.data.get("result"))
         at = jp.join(example.pointer, "result")
         if result.get("isError") is True:
             if "structuredContent" in result:
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     "structured-tool-error-example",
                     f"{example.label}: an error result (isError: true) must not carry structuredContent",
                     jp.join(at, "structuredContent"),
                 )
         elif "outputSchema" in example.primitive.data and "structuredContent" not in result:
-            yield error(
-                rule_id,
+            yield Finding.error(
                 "missing-tool-example-structured-content",
                 f"{example.label}: the tool declares an outputSchema, so a successful result needs structuredContent",
                 at,

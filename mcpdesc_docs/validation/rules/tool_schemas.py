@@ -7,12 +7,11 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ...diagnostics import Diagnostic, error, warning
 from ...source import pointer as jp
 from ...spec.revisions import before, describe, outside
 from ..document import Document, Primitive
 from ..json_schema import compile_schema
-from ..registry import rule
+from ..registry import Finding, rule
 
 DIALECT_FLOOR = "2025-11-25"
 """Tool schemas have a dialect (default 2020-12) from this protocol version on."""
@@ -37,14 +36,13 @@ def _modern(tool: Primitive) -> bool:
 
 
 @rule("mcp.tool.schema-dialect")
-def schema_dialect(document: Document) -> Iterator[Diagnostic]:
+def schema_dialect(document: Document) -> Iterator[Finding]:
     for tool, member, pointer, schema in tool_schemas(document):
         if not _modern(tool) or not isinstance(schema, Mapping) or "$schema" not in schema:
             continue
         compiled = compile_schema(schema)
         if compiled.unsupported_dialect is not None:
-            yield error(
-                "mcp.tool.schema-dialect",
+            yield Finding.error(
                 "unsupported-tool-schema-dialect",
                 f"{tool.label}: {member} declares the dialect {compiled.unsupported_dialect}; supported are "
                 "JSON Schema 2020-12 (the default) and draft-07",
@@ -53,14 +51,13 @@ def schema_dialect(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcp.tool.schema-valid")
-def schema_valid(document: Document) -> Iterator[Diagnostic]:
+def schema_valid(document: Document) -> Iterator[Finding]:
     for tool, member, pointer, schema in tool_schemas(document):
         if not _modern(tool):
             continue
         compiled = compile_schema(schema)
         if compiled.invalid is not None:
-            yield error(
-                "mcp.tool.schema-valid",
+            yield Finding.error(
                 "invalid-tool-schema",
                 f"{tool.label}: {member} is not a valid JSON Schema: {compiled.invalid}",
                 pointer,
@@ -68,12 +65,11 @@ def schema_valid(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcp.tool.schema-dialect.protocol-version")
-def dialect_before_floor(document: Document) -> Iterator[Diagnostic]:
+def dialect_before_floor(document: Document) -> Iterator[Finding]:
     for tool, member, pointer, schema in tool_schemas(document):
         early = before(tool.scope, DIALECT_FLOOR)
         if early and isinstance(schema, Mapping) and "$schema" in schema:
-            yield error(
-                "mcp.tool.schema-dialect.protocol-version",
+            yield Finding.error(
                 "field-not-supported-by-version",
                 f"{tool.label}: {member} declares '$schema', which protocol version(s) {describe(early)} do not "
                 f"define for tool schemas ({DIALECT_FLOOR} and later); remove it or narrow protocolVersions",
@@ -82,7 +78,7 @@ def dialect_before_floor(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcp.tool.legacy-schema-shape")
-def legacy_shape(document: Document) -> Iterator[Diagnostic]:
+def legacy_shape(document: Document) -> Iterator[Finding]:
     for tool, member, pointer, schema in tool_schemas(document):
         early = before(tool.scope, DIALECT_FLOOR)
         if not early or not isinstance(schema, Mapping):
@@ -91,16 +87,14 @@ def legacy_shape(document: Document) -> Iterator[Diagnostic]:
         if "properties" in schema and not (
             isinstance(properties, Mapping) and all(isinstance(v, Mapping) for v in properties.values())
         ):
-            yield error(
-                "mcp.tool.legacy-schema-shape",
+            yield Finding.error(
                 "invalid-legacy-tool-schema-shape",
                 f"{tool.label}: {member}.properties must be an object of schema objects under {describe(early)}",
                 jp.join(pointer, "properties"),
             )
         required = schema.get("required")
         if "required" in schema and not (isinstance(required, list) and all(isinstance(r, str) for r in required)):
-            yield error(
-                "mcp.tool.legacy-schema-shape",
+            yield Finding.error(
                 "invalid-legacy-tool-schema-shape",
                 f"{tool.label}: {member}.required must be an array of strings under {describe(early)}",
                 jp.join(pointer, "required"),
@@ -108,11 +102,10 @@ def legacy_shape(document: Document) -> Iterator[Diagnostic]:
 
 
 @rule("mcp.tool.schema.external-ref")
-def external_references(document: Document) -> Iterator[Diagnostic]:
+def external_references(document: Document) -> Iterator[Finding]:
     for tool, member, pointer, schema in tool_schemas(document):
         for at, ref in compile_schema(schema).external_refs:
-            yield warning(
-                "mcp.tool.schema.external-ref",
+            yield Finding.warning(
                 "unresolved-external-tool-schema-reference",
                 f"{tool.label}: {member} refers to {ref}, which is never downloaded; it is kept, but values "
                 "cannot be completely validated against it (prefer local $defs)",
@@ -139,8 +132,7 @@ def _header_sites(schema: object, pointer: str, chain: bool) -> Iterator[tuple[s
 
 
 @rule("mcp.tool.x-mcp-header")
-def mcp_header(document: Document) -> Iterator[Diagnostic]:
-    rule_id = "mcp.tool.x-mcp-header"
+def mcp_header(document: Document) -> Iterator[Finding]:
     for tool, member, pointer, schema in tool_schemas(document):
         seen: dict[str, str] = {}
         for at, holder, reachable in _header_sites(schema, pointer, True):
@@ -148,15 +140,13 @@ def mcp_header(document: Document) -> Iterator[Diagnostic]:
             where = jp.join(at, "x-mcp-header")
             other = outside(tool.scope, (HEADER_REVISION,))
             if other:
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     "field-not-supported-by-version",
                     f"{tool.label}: x-mcp-header is defined only by {HEADER_REVISION}, not by {describe(other)}",
                     where,
                 )
             if member != "inputSchema" or not reachable or at == pointer:
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     "invalid-x-mcp-header",
                     f"{tool.label}: x-mcp-header must sit on a property of inputSchema reached through "
                     "'properties' only (not the root, arrays, composition, conditionals or $defs)",
@@ -164,15 +154,13 @@ def mcp_header(document: Document) -> Iterator[Diagnostic]:
                 )
                 continue
             if holder.get("type") not in _HEADER_TYPES:
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     "invalid-x-mcp-header",
                     f"{tool.label}: x-mcp-header is allowed only on string, integer or boolean properties",
                     where,
                 )
             if not isinstance(value, str) or not _HEADER_TOKEN.match(value):
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     "invalid-x-mcp-header",
                     f"{tool.label}: x-mcp-header {value!r} is not an HTTP field name (a non-empty token)",
                     where,
@@ -180,8 +168,7 @@ def mcp_header(document: Document) -> Iterator[Diagnostic]:
                 continue
             folded = value.lower()
             if folded in seen:
-                yield error(
-                    rule_id,
+                yield Finding.error(
                     "duplicate-x-mcp-header",
                     f"{tool.label}: x-mcp-header {value!r} repeats {seen[folded]!r} (field names ignore case)",
                     where,

@@ -1,0 +1,180 @@
+"""The one rule registry: ids written once, findings stamped by the runner, every format
+in one registry, and a crashing rule reported, never silent."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import mcpdesc_docs
+from mcpdesc_docs.diagnostics import Diagnostic, Severity
+from mcpdesc_docs.spec.versions import SPEC_0_7_0, SPEC_0_8_0, SPEC_0_9_0_RC_3
+from mcpdesc_docs.validation import registry
+from mcpdesc_docs.validation.document import Document
+from mcpdesc_docs.validation.registry import INTERNAL_ERROR, Finding, Rule, load_rules, rule, rules_for
+from mcpdesc_docs.validation.structural import validate_structure
+from mcpdesc_docs.validation.validator import validate_file
+
+from .helpers import base_document, describe, diagnostics_of
+from .sites import description_files, run
+
+PACKAGE = Path(mcpdesc_docs.__file__).parent
+
+
+def _trees() -> list[ast.AST]:
+    return [ast.parse(path.read_text(encoding="utf-8")) for path in sorted(PACKAGE.rglob("*.py"))]
+
+
+def _string_literals(trees: list[ast.AST]) -> Counter[str]:
+    return Counter(
+        node.value
+        for tree in trees
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    )
+
+
+def _generated_registrations(trees: list[ast.AST]) -> list[re.Pattern[str]]:
+    """Ids registered from f-strings (``@rule(f"mcp.{kind}.protocol-version")``), as patterns."""
+    patterns = []
+    for tree in trees:
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "rule"):
+                continue
+            if node.args and isinstance(node.args[0], ast.JoinedStr):
+                parts = [
+                    re.escape(part.value) if isinstance(part, ast.Constant) else "[^.]+" for part in node.args[0].values
+                ]
+                patterns.append(re.compile("".join(parts)))
+    return patterns
+
+
+def test_each_registered_rule_id_is_written_exactly_once() -> None:
+    trees = _trees()
+    literals = _string_literals(trees)
+    generated = _generated_registrations(trees)
+    assert generated, "the per-kind protocol-version rules are registered from an f-string"
+    wrong = {}
+    for rule_id in load_rules():
+        # An id that no literal spells was written once, by the f-string that registered it.
+        written_by_registration = literals[rule_id] == 0 and any(pattern.fullmatch(rule_id) for pattern in generated)
+        if literals[rule_id] != 1 and not written_by_registration:
+            wrong[rule_id] = literals[rule_id]
+    assert wrong == {}, "rule ids written as a literal other than once (id: count)"
+
+
+@pytest.fixture
+def scratch_registry(monkeypatch: pytest.MonkeyPatch) -> dict[str, Rule]:
+    """The real rules in a copy the test may register more in; the copy goes afterwards."""
+    scratch = dict(load_rules())
+    monkeypatch.setattr(registry, "REGISTRY", scratch)
+    return scratch
+
+
+def test_findings_carry_the_id_their_rule_is_registered_under(scratch_registry: dict[str, Rule]) -> None:
+    @rule("mcpdesc.test.stamped")
+    def stamped(document: Document) -> Iterator[Finding]:
+        yield Finding.warning("test-code", "a finding of the test rule", "/info", "req-test")
+
+    found = [d for d in diagnostics_of(base_document()) if d.code == "test-code"]
+    assert found == [
+        Diagnostic(
+            Severity.WARNING, "mcpdesc.test.stamped", "test-code", "a finding of the test rule", "/info", "req-test"
+        )
+    ]
+
+
+def test_an_id_is_registered_once_whatever_its_formats(scratch_registry: dict[str, Rule]) -> None:
+    with pytest.raises(RuntimeError, match=r"rule mcpdesc\.tags\.unique registered twice"):
+        rule("mcpdesc.tags.unique")(lambda document: ())
+    with pytest.raises(RuntimeError, match=r"rule mcpdesc07\.tags\.unique registered twice"):
+        rule("mcpdesc07.tags.unique", formats=(SPEC_0_7_0,))(lambda document: ())
+
+
+def test_one_registry_serves_every_format() -> None:
+    current = rules_for(SPEC_0_9_0_RC_3)
+    legacy = rules_for(SPEC_0_7_0)
+    assert rules_for(SPEC_0_8_0) == current  # 0.8.0 and 0.9.0-rc.3 share their rules
+    assert list(legacy) == ["mcpdesc07.tags.unique", "mcpdesc07.tags.references", "mcpdesc07.primitives.unique"]
+    assert not any(rule_id.startswith("mcpdesc07.") for rule_id in current)
+    assert list(load_rules()) == [*current, *legacy]
+
+
+def test_0_7_0_rules_run_on_the_document_view() -> None:
+    document = {
+        "mcpdesc": "0.7.0",
+        "tags": [{"name": "a"}, {"name": "a"}],
+        "tools": [{"name": "t", "tags": ["b"]}, {"name": "t"}],
+    }
+    semantic = rules_for(SPEC_0_7_0)
+    assert {(d.rule, d.code, d.path) for d in diagnostics_of(document) if d.rule in semantic} == {
+        ("mcpdesc07.tags.unique", "duplicate-root-tag", "/tags/1/name"),
+        ("mcpdesc07.tags.references", "unknown-tag-reference", "/tools/0/tags/0"),
+        ("mcpdesc07.primitives.unique", "duplicate-primitive", "/tools/1/name"),
+    }
+
+
+def test_a_0_7_0_tag_named_by_an_object_is_a_schema_error_not_a_crash() -> None:
+    # It used to reach the tag reference rule as an unhashable set member (exit 2).
+    document = {"mcpdesc": "0.7.0", "tags": [{"name": {"not": "a string"}}], "tools": [{"name": "t", "tags": ["x"]}]}
+    found = {(d.rule, d.code, d.path) for d in diagnostics_of(document)}
+    assert ("mcpdesc07.tags.references", "unknown-tag-reference", "/tools/0/tags/0") in found
+    assert ("mcpdesc07.tags.members", "wrong-type", "/tags/0/name") in found
+
+
+def _crashing(document: Document) -> Iterator[Finding]:
+    yield Finding.warning("before-the-crash", "found before the crash", "/info")
+    raise KeyError("no-such-member")
+
+
+def _after(document: Document) -> Iterator[Finding]:
+    yield Finding.warning("after-the-crash", "a later rule still runs", "")
+
+
+CRASH_MESSAGE = (
+    "internal error: the check for rule mcpdesc.test.crashing crashed with KeyError: 'no-such-member'; "
+    "this is a bug in mcpdesc-docs, please report it together with the description"
+)
+
+
+@pytest.mark.parametrize("structurally_valid", [True, False], ids=["structurally-valid", "structurally-invalid"])
+def test_a_crashing_rule_keeps_its_findings_and_becomes_an_internal_error(
+    scratch_registry: dict[str, Rule], structurally_valid: bool
+) -> None:
+    rule("mcpdesc.test.crashing")(_crashing)
+    rule("mcpdesc.test.after")(_after)
+    document = base_document(tags=[{"name": "a"}, {"name": "a"}])
+    if not structurally_valid:
+        del document["info"]
+    assert (validate_structure(document, SPEC_0_9_0_RC_3) == []) is structurally_valid
+    found = diagnostics_of(document)
+    assert [d for d in found if d.rule.startswith("mcpdesc.test.")] == [
+        Diagnostic(Severity.WARNING, "mcpdesc.test.crashing", "before-the-crash", "found before the crash", "/info"),
+        Diagnostic(Severity.ERROR, "mcpdesc.test.crashing", INTERNAL_ERROR, CRASH_MESSAGE, ""),
+        Diagnostic(Severity.WARNING, "mcpdesc.test.after", "after-the-crash", "a later rule still runs", ""),
+    ]
+    assert "mcpdesc.tags.unique" in {d.rule for d in found}  # the real rules ran as well
+
+
+def test_validate_reports_a_crashing_rule_as_invalid_not_as_an_internal_failure(
+    scratch_registry: dict[str, Rule], tmp_path: Path
+) -> None:
+    rule("mcpdesc.test.crashing")(_crashing)
+    description = tmp_path / "d.json"
+    description.write_text(json.dumps(base_document()), encoding="utf-8")
+    code, out, err = run("validate", str(description))
+    assert (code, err) == (1, "")
+    assert f"error[mcpdesc.test.crashing] {CRASH_MESSAGE}\n    at /; code internal-error\n" in out
+
+
+def test_no_rule_crashes_on_the_corpus_the_fixtures_or_the_sample() -> None:
+    descriptions = description_files()
+    assert len(descriptions) > 3
+    crashes = [d for path in descriptions for d in validate_file(path).diagnostics if d.code == INTERNAL_ERROR]
+    assert crashes == [], describe(crashes)
