@@ -63,10 +63,9 @@ def render_description(
         validation = validate_file(
             config.description, name=str(config.description), limits=config.limits, suppress=config.suppress
         )
-    if not validation.passes(strict=config.strict) or validation.source is None or validation.specification is None:
+    checked = validation.accepted(strict=config.strict)
+    if checked is None:
         return BuildOutcome(validation, None)
-    data = validation.source.data
-    assert isinstance(data, dict)  # a valid description is an object
-    site = build_site(data, validation.specification)
-    files = render_site(site, load_theme(config.theme), config, description_downloads(validation.source), cache)
+    site = build_site(checked.document)
+    files = render_site(site, load_theme(config.theme), config, description_downloads(checked.source), cache)
     return BuildOutcome(validation, files, len(site.pages) + 1)

@@ -46,7 +46,7 @@ def elicitation(document: dict[str, Any], index: int = 0) -> dict[str, Any]:
 
 
 def diagnostics_of(document: dict[str, Any]) -> list[Diagnostic]:
-    return check_document(document)[1]
+    return check_document(document).diagnostics
 
 
 def errors_of(document: dict[str, Any]) -> list[Diagnostic]:

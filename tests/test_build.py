@@ -323,3 +323,20 @@ def test_render_cache_rerenders_only_what_changed(tmp_path):
     write_json(description, data)
     render_description(config, cache=cache)
     assert cache.rendered == every
+
+
+def test_a_build_reads_the_description_into_one_document(tmp_path, monkeypatch):
+    # Validation's Document is the page model's input: the build makes no second one.
+    from mcpdesc_docs.validation import document as document_module
+
+    built = []
+    original = document_module.Document.build.__func__
+
+    def counting(cls, data, specification):
+        built.append(specification.name)
+        return original(cls, data, specification)
+
+    monkeypatch.setattr(document_module.Document, "build", classmethod(counting))
+    code, out, err = build(SAMPLE, tmp_path / "site")
+    assert code == 0, out + err
+    assert built == ["0.9.0-rc.3"]

@@ -103,6 +103,9 @@ def test_validate_reads_a_projects_settings(tmp_path: Path) -> None:
         code, out, _ = run("validate", str(path))
         assert code == 1
         assert f"{tmp_path / 'legacy.mcpdesc.yaml'}: valid with warnings" in out
+    config.write_text("description: legacy.mcpdesc.yaml\nstrict: true\nsuppress: [mcpdesc.legacy-protocol]\n")
+    code, out, _ = run("validate", str(tmp_path))
+    assert (code, "warning" in out) == (0, False)
     config.write_text("description: legacy.mcpdesc.yaml\nlimits: {max_bytes: 10}\n")
     code, out, _ = run("validate", str(tmp_path))
     assert code == 1

@@ -54,9 +54,9 @@ def test_model_and_rendering_are_linear(tmp_path):
 
     def work(n: int) -> Callable[[], Any]:
         data = description(n)
-        spec = check_document(data)[0]
-        assert spec is not None
-        return lambda: render_site(build_site(data, spec), theme, config)
+        document = check_document(data).document
+        assert document is not None
+        return lambda: render_site(build_site(document), theme, config)
 
     small, large = work(160), work(320)
     small()  # warm template compilation
@@ -88,9 +88,9 @@ def test_many_pages_of_one_name_are_linear():
     def work(n: int) -> Callable[[], Any]:
         data = description(1)
         data["resources"] = [{"uri": f"docs://{i}", "name": "doc"} for i in range(n)]
-        spec = check_document(data)[0]
-        assert spec is not None
-        return lambda: build_site(data, spec)
+        document = check_document(data).document
+        assert document is not None
+        return lambda: build_site(document)
 
     site = work(3)()
     assert [p.path for p in site.pages_of("resource")] == [

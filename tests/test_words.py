@@ -26,9 +26,9 @@ OWN = [{"bearer": []}]
 
 def site_of(document: dict[str, Any]) -> Any:
     assert not errors_of(document), describe(errors_of(document))
-    specification = check_document(document)[0]
-    assert specification is not None
-    return build_site(document, specification)
+    checked = check_document(document).document
+    assert checked is not None
+    return build_site(checked)
 
 
 def document(root: Any = None, transports: Any = None, tool: Any = None) -> dict[str, Any]:

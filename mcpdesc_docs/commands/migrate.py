@@ -46,20 +46,19 @@ def run(
             out.write(format_text(result.diagnostics))
             return ExitCode.INVALID
         raise UsageError(f"{file} is already mcpdesc {result.specification.mcpdesc}; migrate reads 0.7.0 descriptions")
-    if result.errors:
+    checked = result.accepted()
+    if checked is None:
         out.write(format_text(result.diagnostics))
         err.write(f"mcpdesc-docs: {file} is not a valid 0.7.0 description; nothing was written\n")
         return ExitCode.INVALID
-    assert result.source is not None
-    assert isinstance(result.source.data, dict)
     spec = TARGETS[target]
-    migration = migrate_070(result.source.data, spec, protocol_versions=protocol_versions)
+    migration = migrate_070(checked.document.data, spec, protocol_versions=protocol_versions)
     if migration.problems:
-        located = [result.source.place(problem) for problem in migration.problems]
+        located = [checked.source.place(problem) for problem in migration.problems]
         out.write(format_text(sorted(located, key=Diagnostic.sort_key)))
         err.write("mcpdesc-docs: migration needs your input (above); nothing was written\n")
         return ExitCode.INVALID
-    _, diagnostics = check_document(migration.data)
+    diagnostics = check_document(migration.data).diagnostics
     problems = [d for d in diagnostics if d.is_error]
     if problems:
         out.write(format_text(problems))

@@ -21,7 +21,9 @@ def run(path: str, *, strict: bool, output_format: str, out: TextIO) -> int:
     if target.is_dir() or (target.exists() and find_config(target) is not None):
         # A project: its description, checked with its settings, exactly as build would.
         config = load_config(target, strict=strict)
-        result = validate_file(config.description, name=str(config.description), limits=config.limits)
+        result = validate_file(
+            config.description, name=str(config.description), limits=config.limits, suppress=config.suppress
+        )
         strict = config.strict
     else:
         result = validate_file(target, name=path)

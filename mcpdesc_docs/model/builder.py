@@ -7,12 +7,10 @@ before the first of them runs, so no area depends on another having run first.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 from ..spec.migration import migrate_070
-from ..spec.versions import SPEC_0_7_0, SPEC_0_8_0, Specification
+from ..spec.versions import SPEC_0_7_0, SPEC_0_8_0
 from ..validation.document import Document, Elicitation
 from .components import build_components, component_uses
 from .context import BuildContext
@@ -36,9 +34,8 @@ def build_context(document: Document) -> BuildContext:
     )
 
 
-def build_site_from(document: Document) -> Site:
-    """The page model of a document that passed validation (0.8.0 and later; ``build_site``
-    reads a 0.7.0 description through its migration)."""
+def _site_of(document: Document) -> Site:
+    """The page model of a 0.8.0 or later document."""
     context = build_context(document)
     data = document.data
     return Site(
@@ -59,21 +56,23 @@ def build_site_from(document: Document) -> Site:
     )
 
 
-def build_site(data: Mapping[str, Any], specification: Specification) -> Site:
-    """The page model of a description that passed validation. A 0.7.0 description is read
-    through its migration (for display only: nothing is invented, missing parts stay
-    missing), so one model and one set of templates serve every format version."""
-    if specification == SPEC_0_7_0:
+def build_site(document: Document) -> Site:
+    """The page model of a document that passed validation (the Document validation built).
+    A 0.7.0 description is read through its migration (for display only: nothing is
+    invented, missing parts stay missing), so one model and one set of templates serve
+    every format version."""
+    if document.specification == SPEC_0_7_0:
+        data = document.data
         migrated = migrate_070(data, SPEC_0_8_0, for_display=True)
-        site = build_site_from(Document.build(migrated.data, SPEC_0_8_0))
+        site = _site_of(Document.build(migrated.data, SPEC_0_8_0))
         return replace(
             site,
-            specification=specification.name,
+            specification=SPEC_0_7_0.name,
             mcpdesc="0.7.0",
             schema_uri=string(data, "$schema"),
             legacy_format="0.7.0",
         )
-    return build_site_from(Document.build(data, specification))
+    return _site_of(document)
 
 
-__all__ = ["build_context", "build_site", "build_site_from"]
+__all__ = ["build_context", "build_site"]

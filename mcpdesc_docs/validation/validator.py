@@ -19,12 +19,27 @@ from .structural import STRUCTURAL_RULES, legacy_rule_id, validate_structure
 
 
 @dataclass(frozen=True, slots=True)
+class Checked:
+    """What validation made of a readable description: the stage hand-off that the page
+    model reuses (the Document is built once per build)."""
+
+    source: Source
+    specification: Specification
+    document: Document
+
+
+@dataclass(frozen=True, slots=True)
 class ValidationResult:
     file: str
     specification: Specification | None
     diagnostics: list[Diagnostic]
     """Located and sorted by position."""
-    source: Source | None = None
+    checked: Checked | None = None
+    """None when the description could not be read, is no object, or names no supported version."""
+
+    @property
+    def source(self) -> Source | None:
+        return self.checked.source if self.checked is not None else None
 
     @property
     def errors(self) -> int:
@@ -38,17 +53,31 @@ class ValidationResult:
         errors, warnings = count(self.diagnostics)
         return errors == 0 and not (strict and warnings)
 
+    def accepted(self, *, strict: bool = False) -> Checked | None:
+        """The checked description when it passes (and so may be rendered), else None."""
+        return self.checked if self.passes(strict=strict) else None
 
-def check_document(data: object) -> tuple[Specification | None, list[Diagnostic]]:
-    """Validate already-loaded data; diagnostics are not yet located."""
+
+@dataclass(frozen=True, slots=True)
+class DocumentCheck:
+    specification: Specification | None
+    diagnostics: list[Diagnostic]
+    """Not yet located."""
+    document: Document | None
+    """The view the rules shared; None when no rules could run."""
+
+
+def check_document(data: object) -> DocumentCheck:
+    """Validate already-loaded data."""
     detection = detect(data)
     diagnostics = list(detection.diagnostics)
     spec = detection.specification
     if spec is None or not isinstance(data, dict):
-        return spec, diagnostics
+        return DocumentCheck(spec, diagnostics, None)
     diagnostics.extend(validate_structure(data, spec))
-    diagnostics.extend(run_rules(Document.build(data, spec)))
-    return spec, _unique(diagnostics)
+    document = Document.build(data, spec)
+    diagnostics.extend(run_rules(document))
+    return DocumentCheck(spec, _unique(diagnostics), document)
 
 
 def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -79,11 +108,16 @@ def validate_source(
     """Validate loaded data; warnings of the rules ``suppress`` names (see :func:`suppresses`) are left out."""
     too_many = _too_many_primitives(source.data, limits)
     if too_many is not None:
-        return ValidationResult(source.name, detect(source.data).specification, [source.place(too_many)], source)
-    spec, diagnostics = check_document(source.data)
-    reported = [d for d in diagnostics if d.is_error or not any(suppresses(entry, d.rule) for entry in suppress)]
-    placed = sorted((source.place(d) for d in reported), key=Diagnostic.sort_key)
-    return ValidationResult(source.name, spec, placed, source)
+        return ValidationResult(source.name, detect(source.data).specification, [source.place(too_many)])
+    check = check_document(source.data)
+    silenced = [d for d in check.diagnostics if d.is_error or not any(suppresses(e, d.rule) for e in suppress)]
+    placed = sorted((source.place(d) for d in silenced), key=Diagnostic.sort_key)
+    checked = (
+        Checked(source, check.specification, check.document)
+        if check.specification is not None and check.document is not None
+        else None
+    )
+    return ValidationResult(source.name, check.specification, placed, checked)
 
 
 def validate_file(
@@ -112,4 +146,13 @@ def known_rule_ids() -> frozenset[str]:
     return frozenset({*load_rules(), *structural, LIMITS_RULE, SYNTAX_RULE, YAML_PROFILE_RULE})
 
 
-__all__ = ["ValidationResult", "check_document", "known_rule_ids", "suppresses", "validate_file", "validate_source"]
+__all__ = [
+    "Checked",
+    "DocumentCheck",
+    "ValidationResult",
+    "check_document",
+    "known_rule_ids",
+    "suppresses",
+    "validate_file",
+    "validate_source",
+]
