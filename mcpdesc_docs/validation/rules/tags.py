@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...source import pointer as jp
-from ..document import Document, as_list, as_object
+from ..document import Document, Primitive, as_list, as_object
 from ..registry import Finding, rule
 
 
@@ -19,29 +19,42 @@ def catalogue(document: Document) -> list[tuple[int, str]]:
     return names
 
 
-@rule("mcpdesc.tags.unique")
-def root_tags_unique(document: Document) -> Iterator[Finding]:
+def repeated_tags(document: Document) -> Iterator[tuple[int, str, int]]:
+    """(index, name, index of the first declaration) of each repeated root tag name."""
     first: dict[str, int] = {}
     for index, name in catalogue(document):
         if name in first:
-            yield Finding.error(
-                "duplicate-root-tag",
-                f"tag {name!r} is declared twice (first at /tags/{first[name]})",
-                jp.join("", "tags", index, "name"),
-            )
+            yield index, name, first[name]
         first.setdefault(name, index)
+
+
+def undeclared_tags(document: Document) -> Iterator[tuple[Primitive, int, str]]:
+    """(primitive, position, tag) of each primitive tag the root catalogue lacks; none
+    without a catalogue, where primitive tags are free strings."""
+    if "tags" not in document.data:
+        return
+    declared = {name for _, name in catalogue(document)}
+    for primitive in document.primitives:
+        for position, tag in enumerate(as_list(primitive.data.get("tags"))):
+            if isinstance(tag, str) and tag not in declared:
+                yield primitive, position, tag
+
+
+@rule("mcpdesc.tags.unique")
+def root_tags_unique(document: Document) -> Iterator[Finding]:
+    for index, name, first in repeated_tags(document):
+        yield Finding.error(
+            "duplicate-root-tag",
+            f"tag {name!r} is declared twice (first at /tags/{first})",
+            jp.join("", "tags", index, "name"),
+        )
 
 
 @rule("mcpdesc.tags.references")
 def tag_references_declared(document: Document) -> Iterator[Finding]:
-    if "tags" not in document.data:
-        return  # without a catalogue, primitive tags are free strings
-    declared = {name for _, name in catalogue(document)}
-    for primitive in document.primitives:
-        for index, tag in enumerate(as_list(primitive.data.get("tags"))):
-            if isinstance(tag, str) and tag not in declared:
-                yield Finding.error(
-                    "unknown-tag-reference",
-                    f"{primitive.label} uses tag {tag!r}, which the root 'tags' catalogue does not declare",
-                    jp.join(primitive.pointer, "tags", index),
-                )
+    for primitive, position, tag in undeclared_tags(document):
+        yield Finding.error(
+            "unknown-tag-reference",
+            f"{primitive.label} uses tag {tag!r}, which the root 'tags' catalogue does not declare",
+            jp.join(primitive.pointer, "tags", position),
+        )

@@ -8,37 +8,29 @@ from collections.abc import Iterator
 from ...kinds import KINDS
 from ...source import pointer as jp
 from ...spec.versions import SPEC_0_7_0
-from ..document import Document, as_list
+from ..document import Document
 from ..registry import Finding, rule
-from .tags import catalogue
+from .tags import repeated_tags, undeclared_tags
 
 
 @rule("mcpdesc07.tags.unique", formats=(SPEC_0_7_0,))
 def tag_names_unique(document: Document) -> Iterator[Finding]:
-    seen: set[str] = set()
-    for index, name in catalogue(document):
-        if name in seen:
-            yield Finding.error(
-                "duplicate-root-tag",
-                f"tag {name!r} is declared twice (0.7.0: tag names MUST be unique)",
-                jp.join("", "tags", index, "name"),
-            )
-        seen.add(name)
+    for index, name, _ in repeated_tags(document):
+        yield Finding.error(
+            "duplicate-root-tag",
+            f"tag {name!r} is declared twice (0.7.0: tag names MUST be unique)",
+            jp.join("", "tags", index, "name"),
+        )
 
 
 @rule("mcpdesc07.tags.references", formats=(SPEC_0_7_0,))
 def tag_references(document: Document) -> Iterator[Finding]:
-    if "tags" not in document.data:
-        return
-    declared = {name for _, name in catalogue(document)}
-    for primitive in document.primitives:
-        for position, tag in enumerate(as_list(primitive.data.get("tags"))):
-            if isinstance(tag, str) and tag not in declared:
-                yield Finding.error(
-                    "unknown-tag-reference",
-                    f"tag {tag!r} is not in the root 'tags' list, which declares all valid tags",
-                    jp.join(primitive.pointer, "tags", position),
-                )
+    for primitive, position, tag in undeclared_tags(document):
+        yield Finding.error(
+            "unknown-tag-reference",
+            f"tag {tag!r} is not in the root 'tags' list, which declares all valid tags",
+            jp.join(primitive.pointer, "tags", position),
+        )
 
 
 @rule("mcpdesc07.primitives.unique", formats=(SPEC_0_7_0,))
