@@ -6,11 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ...kinds import KIND_NAMES
 from ...source import pointer as jp
 from ..document import Document, as_list, as_object
 from ..registry import Finding, rule
-from .results import examples_of
+from .results import example_results
 from .security import requirement_arrays
 
 _BLOCK_MEMBERS: dict[str, frozenset[str]] = {
@@ -27,27 +26,22 @@ _CONTENTS_MEMBERS = frozenset({"uri", "mimeType", "text", "blob", "_meta"})
 
 def native_objects(document: Document) -> Iterator[tuple[str, Mapping[str, Any], frozenset[str], str]]:
     """(pointer, object, allowed members, what) for MCP-native objects inside example results."""
-    for kind in KIND_NAMES:
-        members = ("examples", "interactionExamples") if kind == "tool" else ("examples",)
-        for member in members:
-            for example in examples_of(document, kind, member):
-                result = as_object(example.data.get("result"))
-                at = jp.join(example.pointer, "result")
-                blocks: list[tuple[str, Any]] = [
-                    (jp.join(at, "content", i), b) for i, b in enumerate(as_list(result.get("content")))
-                ]
-                for index, raw in enumerate(as_list(result.get("messages"))):
-                    blocks.append((jp.join(at, "messages", index, "content"), as_object(raw).get("content")))
-                for pointer, raw in blocks:
-                    block = as_object(raw)
-                    allowed = _BLOCK_MEMBERS.get(str(block.get("type")))
-                    if allowed is not None:
-                        yield pointer, block, allowed, f"{block.get('type')} content"
-                        if block.get("type") == "resource":
-                            embedded = as_object(block.get("resource"))
-                            yield jp.join(pointer, "resource"), embedded, _CONTENTS_MEMBERS, "resource contents"
-                for index, raw in enumerate(as_list(result.get("contents"))):
-                    yield jp.join(at, "contents", index), as_object(raw), _CONTENTS_MEMBERS, "resource contents"
+    for _, result, at in example_results(document):
+        blocks: list[tuple[str, Any]] = [
+            (jp.join(at, "content", i), b) for i, b in enumerate(as_list(result.get("content")))
+        ]
+        for index, raw in enumerate(as_list(result.get("messages"))):
+            blocks.append((jp.join(at, "messages", index, "content"), as_object(raw).get("content")))
+        for pointer, raw in blocks:
+            block = as_object(raw)
+            allowed = _BLOCK_MEMBERS.get(str(block.get("type")))
+            if allowed is not None:
+                yield pointer, block, allowed, f"{block.get('type')} content"
+                if block.get("type") == "resource":
+                    embedded = as_object(block.get("resource"))
+                    yield jp.join(pointer, "resource"), embedded, _CONTENTS_MEMBERS, "resource contents"
+        for index, raw in enumerate(as_list(result.get("contents"))):
+            yield jp.join(at, "contents", index), as_object(raw), _CONTENTS_MEMBERS, "resource contents"
 
 
 @rule("mcpdesc.extensions.placement")

@@ -8,12 +8,11 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...kinds import KIND_NAMES
 from ...source import pointer as jp
 from ...spec.revisions import REVISIONS, before, describe
 from ..document import Document, Primitive, as_list, as_object
 from ..registry import Finding, rule
-from .results import examples_of
+from .results import example_results
 
 KEY = re.compile(
     r"^(?:(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)(?:\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?"
@@ -111,32 +110,25 @@ def meta_sites(document: Document) -> Iterator[MetaSite]:
             yield MetaSite(
                 primitive, jp.join(primitive.pointer, "_meta"), primitive.data["_meta"], DECLARATION, primitive.label
             )
-    for kind in KIND_NAMES:
-        members = ("examples", "interactionExamples") if kind == "tool" else ("examples",)
-        for member in members:
-            for example in examples_of(document, kind, member):
-                result = as_object(example.data.get("result"))
-                at = jp.join(example.pointer, "result")
-                if isinstance(result.get("_meta"), Mapping):
-                    yield MetaSite(example.primitive, jp.join(at, "_meta"), result["_meta"], RESULT, example.label)
-                blocks = [("content", as_list(result.get("content"))), ("contents", as_list(result.get("contents")))]
-                for collection, items in blocks:
-                    for index, raw in enumerate(items):
-                        block = as_object(raw)
-                        where = jp.join(at, collection, index)
-                        if isinstance(block.get("_meta"), Mapping):
-                            yield MetaSite(
-                                example.primitive, jp.join(where, "_meta"), block["_meta"], CONTENT, example.label
-                            )
-                        embedded = as_object(block.get("resource"))
-                        if isinstance(embedded.get("_meta"), Mapping):
-                            yield MetaSite(
-                                example.primitive,
-                                jp.join(where, "resource", "_meta"),
-                                embedded["_meta"],
-                                CONTENT,
-                                example.label,
-                            )
+    for example, result, at in example_results(document):
+        if isinstance(result.get("_meta"), Mapping):
+            yield MetaSite(example.primitive, jp.join(at, "_meta"), result["_meta"], RESULT, example.label)
+        blocks = [("content", as_list(result.get("content"))), ("contents", as_list(result.get("contents")))]
+        for collection, items in blocks:
+            for index, raw in enumerate(items):
+                block = as_object(raw)
+                where = jp.join(at, collection, index)
+                if isinstance(block.get("_meta"), Mapping):
+                    yield MetaSite(example.primitive, jp.join(where, "_meta"), block["_meta"], CONTENT, example.label)
+                embedded = as_object(block.get("resource"))
+                if isinstance(embedded.get("_meta"), Mapping):
+                    yield MetaSite(
+                        example.primitive,
+                        jp.join(where, "resource", "_meta"),
+                        embedded["_meta"],
+                        CONTENT,
+                        example.label,
+                    )
 
 
 def _checked_revisions(site: MetaSite) -> list[str]:

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...kinds import BY_NAME
+from ...kinds import BY_NAME, KIND_NAMES
 from ...source import pointer as jp
 from ...spec.revisions import before, describe
 from ..document import Document, Primitive, Resolved, as_list, as_object
@@ -61,6 +61,16 @@ def examples_of(document: Document, kind: str, member: str = "examples") -> Iter
                 resolved = Resolved(raw, use_site, None)
             if resolved is not None and isinstance(resolved.value, Mapping):
                 yield Example(primitive, member, name, resolved.pointer, resolved.value, resolved.via)
+
+
+def example_results(document: Document) -> Iterator[tuple[Example, Mapping[str, Any], str]]:
+    """(example, its result object, the result's pointer) for every example of every kind,
+    tools' interaction examples included."""
+    for kind in KIND_NAMES:
+        members = ("examples", "interactionExamples") if kind == "tool" else ("examples",)
+        for member in members:
+            for example in examples_of(document, kind, member):
+                yield example, as_object(example.data.get("result")), jp.join(example.pointer, "result")
 
 
 def completed(
