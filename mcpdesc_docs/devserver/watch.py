@@ -34,5 +34,5 @@ class ChangeFilter(DefaultFilter):
 def file_changes(paths: Sequence[Path], stop_event: threading.Event) -> Iterable[ChangeBatch]:
     """Debounced batches of raw changes under ``paths`` until ``stop_event`` is set. They are
     filtered by the consumer (one ``ChangeFilter``), so test sources go through the same filter."""
-    existing = [str(p) for p in paths if p.exists()]
+    existing = [str(p.resolve()) for p in paths if p.exists()]
     return watch(*existing, debounce=150, step=30, stop_event=stop_event, raise_interrupt=True)
