@@ -152,7 +152,7 @@ def publish(target: Target, site: Mapping[str, bytes], *, message: str | None, f
 
     with tempfile.TemporaryDirectory(prefix="mcpdesc-deploy-") as scratch:
         work_tree = Path(scratch) / "site"
-        write_site(files, work_tree)
+        write_site(files, work_tree, mark=False)  # the branch is replaced by git, not by a build
         # A private index and work tree: the user's own index and files are never touched.
         git_dir = git.output("rev-parse", "--absolute-git-dir")
         index_env = {
