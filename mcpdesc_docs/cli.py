@@ -177,6 +177,14 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         # worth a message. Point stdout at /dev/null so the final flush cannot fail again.
         _silence_stdout()
         return ExitCode.USAGE
+    except OSError as exc:
+        # The file system said no (disk full, permissions, a path that vanished): the user's
+        # to fix, not a bug, so a plain message rather than "internal error".
+        if options.verbose:
+            traceback.print_exc(file=err)
+        where = f": {exc.filename}" if exc.filename else ""
+        err.write(f"mcpdesc-docs: error: {exc.strerror or exc}{where}\n")
+        return ExitCode.USAGE
     except Exception as exc:  # noqa: BLE001 - the last line of defence: no traceback for users
         if options.verbose:
             traceback.print_exc(file=err)

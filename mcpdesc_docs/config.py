@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
@@ -179,12 +180,20 @@ def _site_url(value: object, at: str, base: Path, problems: _Problems) -> str | 
     return None if text is None else text.rstrip("/") + "/"
 
 
+_DOMAIN_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+
+
+def is_domain_name(text: str) -> bool:
+    """A DNS name of two or more ASCII labels (IDNs in their xn-- form), as GitHub Pages takes."""
+    labels = text.split(".")
+    return len(text) <= 253 and len(labels) >= 2 and all(_DOMAIN_LABEL.fullmatch(label) for label in labels)
+
+
 def _cname(value: object, at: str, base: Path, problems: _Problems) -> str | None:
     text = _string(value, at, base, problems)
     if text is None:
         return None
-    labels = text.split(".")
-    if len(labels) < 2 or not all(label and label.replace("-", "").isalnum() for label in labels):
+    if not is_domain_name(text):
         problems.add(at, "'cname' must be a domain name such as docs.example.com")
         return None
     return text
@@ -205,8 +214,16 @@ def _relative_files(value: object, at: str, base: Path, problems: _Problems) -> 
         if urlsplit(item).scheme or relative.is_absolute() or ".." in relative.parts:
             problems.add(item_at, f"{item!r} must be a path inside the project, not a URL or a path leaving it")
             continue
+        if relative.suffix.lower() != ".css" or relative.parts[0] == "assets":
+            # Copied to the same path in the site: a stylesheet may not replace a page,
+            # the search index or the theme's own assets.
+            problems.add(item_at, f"{item!r} must be a .css file outside assets/ (the theme's own)")
+            continue
         if not (base / relative).is_file():
             problems.add(item_at, f"{item!r} does not exist", "missing-file")
+            continue
+        if not (base / relative).resolve().is_relative_to(base.resolve()):
+            problems.add(item_at, f"{item!r} leads outside the project (through a symbolic link)")
             continue
         paths.append(relative.as_posix())
     return tuple(paths)

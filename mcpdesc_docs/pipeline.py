@@ -14,6 +14,7 @@ import yaml
 
 from .config import Config
 from .model.builder import build_site
+from .model.urls import slugify
 from .render.pages import Download, RenderCache, render_site
 from .render.theme import load_theme
 from .source.load import Source
@@ -29,10 +30,11 @@ class BuildOutcome:
 
 
 def description_downloads(source: Source) -> tuple[Download, ...]:
-    """The description as written, and the same data in the other format."""
-    name = Path(source.name).name
-    stem = name.rsplit(".", 1)[0] if "." in name else name
-    original = Download(source.format.upper(), f"description/{name}", source.text.encode("utf-8"))
+    """The description as written, and the same data in the other format. Named by the
+    format, never by the source file's extension: ``x.html`` must not be published as a
+    page (it would be served as HTML, outside the pages' Content-Security-Policy)."""
+    stem = slugify(download_stem(Path(source.name).name))
+    original = Download(source.format.upper(), f"description/{stem}.{source.format}", source.text.encode("utf-8"))
     if source.format == "yaml":
         # Indented JSON goes through the pure-Python encoder; large descriptions stay compact.
         indent = 2 if len(source.text) < 256 * 1024 else None
@@ -41,7 +43,15 @@ def description_downloads(source: Source) -> tuple[Download, ...]:
     else:
         converted = yaml.dump(source.data, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True)
         other = Download("YAML", f"description/{stem}.yaml", converted.encode("utf-8"))
-    return (original, other) if other.path != original.path else (original,)
+    return (original, other)
+
+
+def download_stem(name: str) -> str:
+    """The file name without a description extension (``helpdesk.mcpdesc.yaml`` -> ``helpdesk.mcpdesc``)."""
+    for suffix in (".yaml", ".yml", ".json"):
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)]
+    return name
 
 
 def protected_paths(config: Config) -> list[Path]:

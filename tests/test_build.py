@@ -340,3 +340,48 @@ def test_a_build_reads_the_description_into_one_document(tmp_path, monkeypatch):
     code, out, err = build(SAMPLE, tmp_path / "site")
     assert code == 0, out + err
     assert built == ["0.9.0-rc.3"]
+
+
+def test_downloads_are_named_by_format_never_by_the_source_extension(tmp_path):
+    # A description file named like a page must not be published as one (outside the CSP).
+    source = tmp_path / "page.html"
+    source.write_text(SAMPLE.read_text())
+    code, out, err = build(source, tmp_path / "site")
+    assert code == 0, out + err
+    assert sorted(p.name for p in (tmp_path / "site" / "description").iterdir()) == ["page.html.json", "page.html.yaml"]
+    assert (tmp_path / "site" / "description" / "page.html.yaml").read_text() == SAMPLE.read_text()
+
+
+@pytest.mark.parametrize(
+    ("entry", "problem"),
+    [
+        ("index.css.html", "must be a .css file outside assets/"),
+        ("assets/mcpdesc.css", "must be a .css file outside assets/"),
+        ("linked.css", "leads outside the project"),
+    ],
+)
+def test_extra_css_cannot_replace_generated_files_or_leave_the_project(tmp_path, entry, problem):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "d.json").write_text(json.dumps(load_data(SAMPLE)))
+    outside = tmp_path / "secret.css"
+    outside.write_text("/* not the project's */")
+    (project / "linked.css").symlink_to(outside)
+    for name in ("index.css.html", "assets/mcpdesc.css"):
+        (project / name).parent.mkdir(exist_ok=True)
+        (project / name).write_text("x")
+    (project / "mcpdesc-docs.yml").write_text(f"description: d.json\nextra_css: [{entry}]\n")
+    code, _, err = run("build", str(project))
+    assert code == 2
+    assert f"mcpdesc-docs.yml:2:13: {CONFIG}'{entry}' {problem}" in err
+    assert not (project / "site").exists()
+
+
+def test_io_errors_are_plain_messages(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    code, _, err = build(SAMPLE, blocker / "site")
+    assert code == 2
+    assert err.startswith("mcpdesc-docs: error: ")
+    assert "internal error" not in err
+    assert str(blocker) in err

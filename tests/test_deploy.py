@@ -189,3 +189,35 @@ def test_new_refuses_a_non_empty_directory(tmp_path):
     assert code == 2
     assert "not an empty directory" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.txt"]
+
+
+def test_a_full_ref_names_the_branch_and_other_refs_are_refused(repos):
+    remote, source = repos
+    code, _, err = run("gh-deploy", str(source), "--branch", "refs/heads/gh-pages")
+    assert code == 0, err
+    assert git(remote, "for-each-ref", "--format=%(refname)") == "refs/heads/gh-pages"
+    code, _, err = run("gh-deploy", str(source), "--branch", "refs/tags/v1")
+    assert code == 2
+    assert "is not a branch" in err
+
+
+@pytest.mark.parametrize("planted", ["evil.example.com/<script>", "x\n::add-mask::y", "docs..example.com", "localhost"])
+def test_a_cname_on_the_branch_is_checked_like_the_config(tmp_path, planted):
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "--quiet", "--bare", "-b", "main", str(remote))
+    seed = tmp_path / "seed"
+    git(tmp_path, "init", "--quiet", "-b", "gh-pages", str(seed))
+    (seed / "CNAME").write_text(planted + "\n")
+    git(seed, "add", ".")
+    git(seed, "commit", "--quiet", "-m", "site")
+    git(seed, "push", "--quiet", str(remote), "gh-pages")
+    source = tmp_path / "source"
+    git(tmp_path, "init", "--quiet", "-b", "main", str(source))
+    for name in ("mcpdesc-docs.yml", "helpdesk.mcpdesc.yaml"):
+        shutil.copy(SAMPLE_DIR / name, source / name)
+    git(source, "remote", "add", "origin", str(remote))
+    before = git(remote, "rev-parse", "gh-pages")
+    code, _, err = run("gh-deploy", str(source))
+    assert code == 2
+    assert "is not a domain name" in err
+    assert git(remote, "rev-parse", "gh-pages") == before

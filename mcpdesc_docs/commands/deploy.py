@@ -27,11 +27,11 @@ def run(
     outcome = render_description(target.config)
     report(outcome.validation, "text", out)
     if outcome.files is None:
-        err.write(f"mcpdesc-docs: nothing published; {branch!r} was left as it was\n")
+        err.write(f"mcpdesc-docs: nothing published; {target.branch!r} was left as it was\n")
         return ExitCode.INVALID
     published = publish(target, outcome.files, message=message, force=force)
     if not published.changed:
-        err.write(f"mcpdesc-docs: the site is unchanged; {branch!r} stays at {published.commit[:12]}\n")
+        err.write(f"mcpdesc-docs: the site is unchanged; {target.branch!r} stays at {published.commit[:12]}\n")
         return ExitCode.OK
     err.write(f"mcpdesc-docs: published {published.commit[:12]} to {published.where}\n")
     if target.config.site_url and push:

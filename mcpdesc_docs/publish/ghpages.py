@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .. import __version__
-from ..config import Config
+from ..config import Config, is_domain_name
 from ..errors import UsageError
 from ..output import write_site
 
@@ -104,8 +104,18 @@ class Published:
     where: str
 
 
+def branch_name(branch: str) -> str:
+    """The short branch name: ``refs/heads/gh-pages`` means ``gh-pages`` (without this it
+    would become ``refs/heads/refs/heads/gh-pages``); any other ``refs/`` is refused."""
+    short = branch.removeprefix("refs/heads/")
+    if short.startswith("refs/") or not short:
+        raise UsageError(f"{branch!r} is not a branch: give a branch name such as gh-pages")
+    return short
+
+
 def prepare(config: Config, *, remote: str, branch: str, push: bool) -> Target:
     """Check the repository, remote and branch, and fetch the branch (UsageError if unfit)."""
+    branch = branch_name(branch)
     git = find_repository(config.project_dir)
     remote_url = git.run("remote", "get-url", remote, check=False)
     if push and remote_url.returncode != 0:
@@ -131,6 +141,13 @@ def prepare(config: Config, *, remote: str, branch: str, push: bool) -> Target:
     if cname is None and parent is not None:
         existing = git.run("show", f"{parent}:CNAME", check=False)
         cname = existing.stdout.strip() or None if existing.returncode == 0 else None
+        if cname is not None and not is_domain_name(cname):
+            # It becomes the site's address (links, <base>) and is published again: the
+            # branch is no more trusted than the config, which checks `cname:` the same way.
+            raise UsageError(
+                f"the CNAME on {branch!r} is not a domain name ({cname[:80]!r}); fix it there, "
+                "or set cname: in mcpdesc-docs.yml"
+            )
     if config.site_url is None:
         inferred = github_pages_base(remote_url.stdout.strip(), cname) if remote_url.returncode == 0 else None
         if inferred is not None:
