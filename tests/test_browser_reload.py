@@ -21,7 +21,8 @@ def wait_until_watching(server: DevServer, project: Path) -> None:
     """Touch a file until the real watcher reports it: from then on, edits are seen."""
     for attempt in range(40):
         token = server.state_token
-        (project / "probe.txt").write_text(str(attempt))
+        config = project / "mcpdesc-docs.yml"
+        config.write_text(config.read_text().rstrip("\n") + "\n" * (1 + attempt % 2))  # same settings
         if server.wait_for_change(token, 0.5) != token:
             return
     raise AssertionError("the file watcher never reported a change")

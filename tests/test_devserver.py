@@ -133,3 +133,19 @@ def test_unchanged_files_are_not_written_again(served):
     assert second != first
     assert (second / "about.html").stat().st_ino == about_before  # hard-linked from the last build
     assert (second / "index.html").read_bytes().count(b"version 2") == 1
+
+
+def test_a_site_that_cannot_be_written_is_a_failed_build(served, monkeypatch):
+    server, builder, _ = served
+    assert server.rebuild()
+    from mcpdesc_docs.devserver import server as server_module
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(server_module, "write_site", full_disk)
+    builder.version = 2
+    assert not server.rebuild()
+    assert server.problems is not None
+    assert server.problems.message == "cannot write the site: OSError: [Errno 28] No space left on device"
+    assert page(server).h1.get_text() == "version 1"

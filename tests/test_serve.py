@@ -269,7 +269,13 @@ def test_watcher_ignores_the_output_directory_and_rebuilds_once_per_batch(projec
         assert server.problems is not None
         assert "unsupported mcpdesc version" in out.getvalue()
         paths = server.builder.watch_paths()
-        assert project in paths
+        # What the site is made of, not the whole project: a log file beside it changes nothing.
+        assert project / "mcpdesc-docs.yml" in paths
+        assert description in paths
+        assert project not in paths
+        token = server.state_token
+        server.watch_loop([{(Change.modified, str(project / "serve.log")), (Change.added, str(project / "notes.md"))}])
+        assert server.state_token == token
         assert any(p.name == "templates" for p in paths)
         assert any(p.name == "themes" for p in paths)
     finally:
@@ -356,3 +362,47 @@ def test_serve_opens_no_outgoing_connection(project):
             if process.poll() is None:
                 process.kill()
     assert "EVENTS []" in out
+
+
+def request_with_host(server: DevServer, host: str | None) -> int:
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=5)
+    try:
+        connection.putrequest("GET", "/index.html", skip_host=True, skip_accept_encoding=True)
+        if host is not None:
+            connection.putheader("Host", host)
+        connection.endheaders()
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def test_only_loopback_host_names_are_served(running):
+    # DNS rebinding: a page on evil.example resolves its name to 127.0.0.1 and reads the
+    # preview; the Host header still says evil.example, so it is refused.
+    server, _, _, _ = running
+    port = server.port
+    assert request_with_host(server, f"127.0.0.1:{port}") == 200
+    assert request_with_host(server, f"localhost:{port}") == 200
+    for refused in (f"evil.example:{port}", f"127.0.0.1:{port + 1}", "127.0.0.1", None):
+        assert request_with_host(server, refused) == 403, refused
+
+
+def test_a_client_that_stops_mid_request_is_dropped(tmp_path, monkeypatch):
+    from mcpdesc_docs.devserver import handler
+
+    from .test_devserver import FakeBuilder
+
+    monkeypatch.setattr(handler, "_CONNECTION_TIMEOUT_SECONDS", 0.5)
+    server = DevServer(FakeBuilder(tmp_path), port=0, err=io.StringIO())
+    try:
+        assert server.rebuild()
+        server.start_http()
+        with socket.create_connection((server.host, server.port), timeout=5) as stalled:
+            stalled.sendall(b"GET /index.html HTTP/1.1\r\n")  # and never the rest
+            status, _, _ = get(server, "/index.html")  # others are served meanwhile
+            assert status == 200
+            started = time.monotonic()
+            assert stalled.recv(1024) == b""  # the server hung up on it
+            assert time.monotonic() - started < 4
+    finally:
+        server.close()

@@ -3,6 +3,7 @@ Events for reloads. The handler asks the server for files and state; it holds no
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import mimetypes
 import posixpath
@@ -17,10 +18,14 @@ from .overlay import ASSETS_PATH, EVENTS_PATH, serve_asset
 log = logging.getLogger(__name__)
 
 _HEARTBEAT_SECONDS = 15.0
+_CONNECTION_TIMEOUT_SECONDS = 30.0
 
 
 class Served(Protocol):
     """What a request handler needs from the server."""
+
+    host: str
+    port: int
 
     @property
     def stopping(self) -> bool: ...
@@ -59,18 +64,55 @@ def safe_request_path(raw_path: str) -> str | None:
     return relative or "index.html"
 
 
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def host_allowed(header: str | None, bound_host: str, port: int) -> bool:
+    """Whether a request's Host header names this server. Bound to loopback (the default),
+    only loopback names with our port pass, so a page elsewhere cannot reach the preview
+    through a DNS name it rebinds to 127.0.0.1. Bound beyond loopback, the user chose to
+    trust the network and any Host is served."""
+    if not is_loopback(bound_host):
+        return True
+    if not header:
+        return False
+    name, port_text = header, ""
+    if ":" in header and not header.endswith("]"):  # "[::1]" alone has colons but no port
+        name, _, port_text = header.rpartition(":")
+    if not name or (port_text and not port_text.isdigit()):
+        return False
+    return is_loopback(name) and int(port_text or 80) == port
+
+
 def handler_for(server: Served) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "mcpdesc-docs"
         protocol_version = "HTTP/1.1"
+        timeout = _CONNECTION_TIMEOUT_SECONDS
+        """A client that stops sending mid-request does not hold a thread forever."""
+
+        def _host_refused(self) -> bool:
+            if host_allowed(self.headers.get("Host"), server.host, server.port):
+                return False
+            self._send(HTTPStatus.FORBIDDEN, b"Host not allowed\n", "text/plain; charset=utf-8", True)
+            return True
 
         def log_message(self, format: str, *args: object) -> None:
             log.debug("%s - %s", self.address_string(), format % args)
 
         def do_HEAD(self) -> None:
-            self._respond(send_body=False)
+            if not self._host_refused():
+                self._respond(send_body=False)
 
         def do_GET(self) -> None:
+            if self._host_refused():
+                return
             path = urlsplit(self.path).path
             if path == EVENTS_PATH:
                 self._stream_events()

@@ -62,14 +62,19 @@ class ProjectBuilder:
         return any(candidate.is_relative_to(root.resolve()) for root in self._theme_roots())
 
     def watch_paths(self) -> list[Path]:
+        """What the site is made of, and nothing else (a log file written beside the
+        description must not rebuild in a loop): the config, the description, extra_css
+        files, the custom_dir and the built-in templates and themes."""
         config = self._config
         paths = [builtin_dir("templates"), builtin_dir("themes")]
         if config is None:
+            # No config read yet: any change beside PATH may be the fix.
             paths.append(self.path if self.path.is_dir() else self.path.parent)
             return paths
-        paths.append(config.project_dir)
-        if config.description.parent != config.project_dir:
-            paths.append(config.description.parent)
+        if config.config_file is not None:
+            paths.append(config.config_file)
+        paths.append(config.description)
+        paths.extend(config.project_dir / css for css in config.extra_css)
         if config.theme.custom_dir is not None:
             paths.append(config.theme.custom_dir)
         return paths

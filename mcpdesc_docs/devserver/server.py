@@ -84,15 +84,16 @@ class DevServer:
             result = Rebuild(None, message=f"internal error: {type(exc).__name__}: {exc}")
             self.err.write(f"mcpdesc-docs: {result.message}\n")
         if result.files is None:
-            with self._lock:
-                self._failures += 1
-                self._failure = result
-                self._lock.notify_all()
-            self.err.write("mcpdesc-docs: rebuild failed; still serving the last good site\n")
-            return False
+            return self._record_failure(result)
         self._builds += 1
         target = self._workdir / f"build-{self._builds}"
-        write_site(result.files, target, previous=self._files, previous_dir=self.site_root)
+        try:
+            write_site(result.files, target, previous=self._files, previous_dir=self.site_root)
+        except Exception as exc:  # noqa: BLE001 - a full disk must not stop the preview either
+            result = Rebuild(None, message=f"cannot write the site: {type(exc).__name__}: {exc}")
+            self.err.write(f"mcpdesc-docs: {result.message}\n")
+        if result.files is None:
+            return self._record_failure(result)
         self._files = result.files
         with self._lock:
             previous = self._site_root
@@ -107,6 +108,14 @@ class DevServer:
         elapsed = time.perf_counter() - started
         self.err.write(f"mcpdesc-docs: built {result.pages} pages in {elapsed:.2f} s\n")
         return True
+
+    def _record_failure(self, result: Rebuild) -> bool:
+        with self._lock:
+            self._failures += 1
+            self._failure = result
+            self._lock.notify_all()
+        self.err.write("mcpdesc-docs: rebuild failed; still serving the last good site\n")
+        return False
 
     def wait_for_change(self, token: str, timeout: float) -> str:
         """Block until the state token differs from ``token``, the timeout passes, or the
@@ -124,7 +133,7 @@ class DevServer:
 
     def change_filter(self) -> ChangeFilter:
         """What counts as a change now (the builder's output moves when its config does)."""
-        return ChangeFilter([self._workdir, *self.builder.ignore_paths()])
+        return ChangeFilter(self.builder.watch_paths(), [self._workdir, *self.builder.ignore_paths()])
 
     def watch_loop(self, batches: Iterable[ChangeBatch]) -> None:
         """Rebuild once per batch of relevant changes (the batches arrive debounced)."""
