@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from mcpdesc_docs.validation import document as document_module
 from mcpdesc_docs.validation.validator import check_document
 
 from .helpers import base_document
@@ -122,3 +123,97 @@ def test_thousands_of_duplicates_validate_within_budget(tmp_path, build, n, code
     assert report["errors"] == code
     # Before: 2,000 same-named tools printed 2 million errors (600 MB of text, 2.9 GB of memory).
     assert len(result.stdout) < 500 * n
+
+
+# --- class 5: component chains are followed once -------------------------------------------
+
+
+def chained(n: int, *, cycle: bool = False) -> dict[str, Any]:
+    """n schemas s0 -> s1 -> ... each referring to the next (the last back to s0 for a cycle,
+    else to an object schema), and one tool using each."""
+    schemas: dict[str, Any] = {
+        f"s{i}": {"$componentRef": f"#/components/schemas/s{(i + 1) % n if cycle else i + 1}"} for i in range(n)
+    }
+    if not cycle:
+        schemas[f"s{n}"] = {"type": "object"}
+    tools = [tool(f"t{i}", inputSchema={"$componentRef": f"#/components/schemas/s{i}"}) for i in range(n)]
+    document = base_document(tools=tools, components={"schemas": schemas})
+    return document
+
+
+def count_steps(monkeypatch: pytest.MonkeyPatch, data: dict[str, Any]) -> tuple[int, list[Any]]:
+    """How many references were followed to validate a document, and its diagnostics."""
+    calls = 0
+    original = document_module.Document._target
+
+    def counting(self: Any, value: object, at: str, namespace: str) -> Any:
+        nonlocal calls
+        calls += 1
+        return original(self, value, at, namespace)
+
+    monkeypatch.setattr(document_module.Document, "_target", counting)
+    diagnostics = check_document(data).diagnostics
+    return calls, diagnostics
+
+
+@pytest.mark.parametrize("cycle", [False, True])
+def test_each_reference_is_followed_once(monkeypatch, cycle):
+    small, _ = count_steps(monkeypatch, chained(100, cycle=cycle))
+    large, diagnostics = count_steps(monkeypatch, chained(200, cycle=cycle))
+    # One step per component and one per use site: 2N. Following each use site's chain
+    # was N^2/2 steps (20,000 at N = 200).
+    assert small <= 2 * 100 + 1
+    assert large <= 2 * 200 + 1
+    assert large <= 2 * small + 1
+    assert len(codes(diagnostics, "component-reference-cycle")) == (1 if cycle else 0)
+
+
+def test_a_cycle_is_reported_once_where_it_is_entered():
+    schemas = {
+        "tail": {"$componentRef": "#/components/schemas/a"},
+        "a": {"$componentRef": "#/components/schemas/b"},
+        "b": {"$componentRef": "#/components/schemas/c"},
+        "c": {"$componentRef": "#/components/schemas/a"},
+    }
+    tools = [tool(f"t{i}", inputSchema={"$componentRef": "#/components/schemas/tail"}) for i in range(20)]
+    diagnostics = check_document(base_document(tools=tools, components={"schemas": schemas})).diagnostics
+    found = codes(diagnostics, "component-reference-cycle")
+    assert [(d.path, d.message) for d in found] == [
+        (
+            "/components/schemas/a/$componentRef",
+            "component references form a cycle: #/components/schemas/b -> #/components/schemas/c -> "
+            "#/components/schemas/a -> #/components/schemas/b",
+        )
+    ]
+    # The use sites leading into it add nothing: the one edit that fixes the cycle fixes them.
+    assert not [d for d in diagnostics if d.path.startswith("/tools/") and d.rule == "mcpdesc.components.references"]
+
+
+def test_a_broken_chain_is_reported_once_at_the_break():
+    schemas = {"a": {"$componentRef": "#/components/schemas/b"}, "b": {"$componentRef": "#/components/schemas/gone"}}
+    tools = [tool(f"t{i}", inputSchema={"$componentRef": "#/components/schemas/a"}) for i in range(20)]
+    diagnostics = check_document(base_document(tools=tools, components={"schemas": schemas})).diagnostics
+    found = [d for d in diagnostics if d.rule == "mcpdesc.components.references"]
+    assert [(d.code, d.path) for d in found] == [
+        ("missing-component-reference-target", "/components/schemas/b/$componentRef")
+    ]
+
+
+def test_a_long_cycle_is_named_in_one_short_line():
+    diagnostics = check_document(chained(2000, cycle=True)).diagnostics
+    (found,) = codes(diagnostics, "component-reference-cycle")
+    assert found.path == "/components/schemas/s0/$componentRef"
+    assert "-> ... 1989 more ... ->" in found.message
+    assert len(found.message) < 500
+
+
+@pytest.mark.parametrize("cycle", [False, True])
+def test_two_thousand_chained_references_validate_and_build_within_budget(tmp_path, cycle):
+    description = write(tmp_path, chained(2000, cycle=cycle))
+    validated = cli("validate", str(description))
+    assert validated.returncode == (1 if cycle else 0), validated.stderr
+    # Before: 20 s for the chain; the cycle printed its chain at every use (118 MB at 2,000).
+    assert len(validated.stdout) < 2_000
+    if not cycle:
+        built = cli("build", str(description), "-o", str(tmp_path / "site"))
+        assert built.returncode == 0, built.stderr
