@@ -40,6 +40,7 @@ from mcpdesc_docs.diagnostics import (
 )
 from mcpdesc_docs.validation import document as document_module
 from mcpdesc_docs.validation.registry import MAX_FINDINGS, Finding, Rule
+from mcpdesc_docs.validation.rules import tool_schemas as tool_schemas_module
 from mcpdesc_docs.validation.unique_items import all_unique
 from mcpdesc_docs.validation.validator import check_document
 
@@ -558,3 +559,21 @@ def test_three_thousand_distinct_objects_check_uniqueness_within_budget(tmp_path
     result = cli("validate", str(write(tmp_path, document)), "--format", "json")
     assert result.returncode == 1
     assert json.loads(result.stdout)["errors"] == 3000  # each item is no string; none repeats
+
+
+def test_a_schema_shared_by_many_tools_is_walked_for_headers_once(monkeypatch):
+    walks = 0
+    original = tool_schemas_module._header_sites
+
+    def counting(*args: Any) -> Any:
+        nonlocal walks
+        walks += 1
+        return original(*args)
+
+    monkeypatch.setattr(tool_schemas_module, "_header_sites", counting)
+    shared = {"type": "object", "properties": {"h": {"type": "string", "x-mcp-header": "X-Dup"}}}
+    tools = [tool(f"t{i}", inputSchema={"$componentRef": "#/components/schemas/shared"}) for i in range(200)]
+    diagnostics = check_document(base_document(tools=tools, components={"schemas": {"shared": shared}})).diagnostics
+    assert walks == 1  # was one walk per tool: 200
+    # Each tool is still told, by name, that its protocol scope lacks the header's revision.
+    assert len([d for d in diagnostics if d.code == "field-not-supported-by-version"]) == 200
