@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 import yaml
+from bs4 import BeautifulSoup
 from watchfiles import Change
 
 from mcpdesc_docs.devserver.builder import Rebuild
@@ -577,3 +578,32 @@ def test_a_schema_shared_by_many_tools_is_walked_for_headers_once(monkeypatch):
     assert walks == 1  # was one walk per tool: 200
     # Each tool is still told, by name, that its protocol scope lacks the header's revision.
     assert len([d for d in diagnostics if d.code == "field-not-supported-by-version"]) == 200
+
+
+def test_the_serve_banner_shows_as_many_problems_as_the_terminal(tmp_path):
+    problems = tuple(
+        error("mcpdesc.tags.unique", "duplicate-root-tag", f"tag {i} again", f"/tags/{i}").located("d.yaml", i + 1, 1)
+        for i in range(2000)
+    )
+
+    class Failing:
+        def build(self, changed: Sequence[str] = ()) -> Rebuild:
+            return Rebuild(None, problems)
+
+        def watch_paths(self) -> list[Path]:
+            return [tmp_path]
+
+        def ignore_paths(self) -> list[Path]:
+            return []
+
+    server = DevServer(Failing(), err=io.StringIO())
+    try:
+        assert not server.rebuild()
+        banner = BeautifulSoup(server.no_site_page(), "html.parser").select_one("[data-serve-problems]")
+    finally:
+        server.close()
+    assert banner is not None
+    assert len(banner.select("[data-diagnostic]")) == MAX_SHOWN_PER_RULE
+    omitted = banner.select_one("[data-diagnostics-omitted]")
+    assert omitted is not None
+    assert omitted.get_text() == "... and 1900 more (1900 errors, 0 warnings) not shown"
