@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from . import __version__
-from .diagnostics import format_text, write_report
+from .diagnostics import format_text, printable_lines, write_line, write_report
 from .errors import ExitCode, ProjectError, UsageError
 
 
@@ -170,7 +170,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
             write_report(out, exc.diagnostics, file, None, output_format)
         return ExitCode.USAGE
     except UsageError as exc:
-        err.write(f"mcpdesc-docs: error: {exc}\n")
+        write_line(err, f"mcpdesc-docs: error: {exc}")
         return ExitCode.USAGE
     except BrokenPipeError:
         # The reader left early (`mcpdesc-docs validate x | head`): an I/O failure, not a bug
@@ -181,12 +181,12 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         # The file system said no (disk full, permissions, a path that vanished): the user's
         # to fix, not a bug, so a plain message rather than "internal error".
         if options.verbose:
-            traceback.print_exc(file=err)
+            err.write(printable_lines(traceback.format_exc()))
         where = f": {exc.filename}" if exc.filename else ""
-        err.write(f"mcpdesc-docs: error: {exc.strerror or exc}{where}\n")
+        write_line(err, f"mcpdesc-docs: error: {exc.strerror or exc}{where}")
         return ExitCode.USAGE
     except Exception as exc:  # noqa: BLE001 - the last line of defence: no traceback for users
         if options.verbose:
-            traceback.print_exc(file=err)
-        err.write(f"mcpdesc-docs: internal error: {type(exc).__name__}: {exc} (rerun with --verbose for details)\n")
+            err.write(printable_lines(traceback.format_exc()))
+        write_line(err, f"mcpdesc-docs: internal error: {type(exc).__name__}: {exc} (rerun with --verbose for details)")
         return ExitCode.USAGE

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import enum
 import json
+import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TextIO
+
+MAX_SHOWN_PER_RULE = 100
+"""Diagnostics of one rule id that a report shows (text, github) or lists (json)."""
+MAX_SHOWN = 1000
+"""Diagnostics a report shows in all; the rest are counted in one line (json: ``omitted``).
+The exit code and the error and warning counts always cover every diagnostic."""
 
 
 class Severity(enum.Enum):
@@ -75,6 +83,143 @@ def count(diagnostics: Iterable[Diagnostic]) -> tuple[int, int]:
     return errors, warnings
 
 
+# --- printing untrusted text ------------------------------------------------------------
+#
+# Everything printed may quote the description (member names, values, pointers) or name
+# files. Terminals act on control characters (ESC sequences, C1 CSI \x9b), bidi and other
+# format characters reorder or hide text, and CI runners execute lines: GitHub Actions runs
+# a line that starts with ``::`` after leading whitespace (``::error ...``,
+# ``::add-mask::``, ``::stop-commands::``) and a ``##[command]`` anywhere in a line, Azure
+# Pipelines a ``##vso[...]`` anywhere. So every printer passes its text through
+# ``printable`` (plain text) or ``json_text`` (JSON), here and nowhere else.
+
+_ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+"""Control (C0 including newline and tab, DEL, C1), format (bidi embeddings, overrides and
+isolates, U+061C, U+200B-U+200F, U+2060-U+2064, U+FEFF, tag characters ...), lone
+surrogates (which cannot even be encoded) and the Unicode line and paragraph separators."""
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_CANDIDATE = re.compile(r"[^\x20-\x7e]")
+"""Everything outside printable ASCII is looked at; most of it (letters of any script) stays."""
+_JSON_CANDIDATE = re.compile(r"[^\n\x20-\x7e]")
+SERVICE_MESSAGE = re.compile(r"##(?=[A-Za-z]*\[)")
+"""``##[`` (GitHub's legacy commands), ``##vso[`` (Azure Pipelines), ``##teamcity[``: runners
+act on these anywhere in a line; escaping the second ``#`` breaks them."""
+
+
+def _escaped(character: str) -> str:
+    if unicodedata.category(character) not in _ESCAPED_CATEGORIES:
+        return character
+    if character in _SHORT_ESCAPES:
+        return _SHORT_ESCAPES[character]
+    code = ord(character)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def printable(text: str) -> str:
+    """``text`` made safe to print as (part of) one line of a terminal or a CI log: control,
+    format and separator characters become visible escapes (``\\x1b``, ``\\n``,
+    ``\\u202e``), a CI service-message opener gets its second ``#`` escaped, and a leading
+    ``::`` (after any whitespace) its first colon, so the line cannot be taken for a
+    workflow command. Text with none of these (every normal diagnostic) is returned as it
+    is. Backslashes are left alone: this is for reading, not a reversible encoding."""
+    if text.isascii() and text.isprintable():
+        safe = text
+    else:
+        safe = _CANDIDATE.sub(lambda match: _escaped(match.group()), text)
+    if "##" in safe:
+        safe = SERVICE_MESSAGE.sub(lambda _: "#\\x23", safe)
+    stripped = safe.lstrip()
+    if stripped.startswith("::"):
+        start = len(safe) - len(stripped)
+        safe = safe[:start] + "\\x3a" + safe[start + 1 :]
+    return safe
+
+
+def printable_lines(text: str) -> str:
+    """Text of several lines made printable line by line: its newlines are kept, every
+    other line break (``\\r``, ``\\x85``, ``\\u2028`` ...) is escaped."""
+    lines = text.split("\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    return "".join(printable(line) + "\n" for line in lines)
+
+
+def terminal_safe(text: str) -> bool:
+    """Whether ``text`` (several lines) can be printed as it is."""
+    return all(printable(line) == line for line in text.split("\n"))
+
+
+def write_line(stream: TextIO, text: str) -> None:
+    """Print one line of a command's own output (which may name files or quote the description)."""
+    stream.write(printable(text) + "\n")
+
+
+def _json_escaped(character: str) -> str:
+    if unicodedata.category(character) not in _ESCAPED_CATEGORIES:
+        return character
+    # JSON escapes are UTF-16 code units: a character beyond the BMP is a surrogate pair.
+    units = character.encode("utf-16-be", "surrogatepass")
+    return "".join(f"\\u{int.from_bytes(units[i : i + 2], 'big'):04x}" for i in range(0, len(units), 2))
+
+
+def json_text(value: object) -> str:
+    """``value`` as indented JSON that is safe to print and means exactly the same: the
+    characters ``printable`` escapes, and the ``#`` that would open a service message, are
+    written as JSON ``\\u`` escapes (json.dumps escapes C0 only). No line of indented JSON
+    can start with ``::``: every string is quoted."""
+    text = json.dumps(value, ensure_ascii=False, indent=2)
+    if not text.isascii() or "\x7f" in text:  # DEL is ASCII, and json.dumps leaves it
+        # Raw newlines in indented JSON are its layout (json.dumps escapes those in strings).
+        text = _JSON_CANDIDATE.sub(lambda match: _json_escaped(match.group()), text)
+    if "##" in text:
+        text = SERVICE_MESSAGE.sub(lambda _: "#\\u0023", text)
+    return text
+
+
+# --- reports ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a report shows of a list of diagnostics, and how many it leaves out."""
+
+    diagnostics: list[Diagnostic]
+    """Sorted by position: at most MAX_SHOWN_PER_RULE per rule id and MAX_SHOWN in all."""
+    omitted_errors: int = 0
+    omitted_warnings: int = 0
+
+    @property
+    def omitted(self) -> int:
+        return self.omitted_errors + self.omitted_warnings
+
+    def omitted_line(self) -> str:
+        """``... and N more (K errors, W warnings) not shown``, or "" when nothing is left out."""
+        if not self.omitted:
+            return ""
+        errors = _plural(self.omitted_errors, "error")
+        warnings = _plural(self.omitted_warnings, "warning")
+        return f"... and {self.omitted} more ({errors}, {warnings}) not shown\n"
+
+
+def shown(diagnostics: Iterable[Diagnostic]) -> Shown:
+    """The diagnostics a report shows, in position order: a document with thousands of
+    problems of one kind prints the first of them and a count, not all of them."""
+    kept: list[Diagnostic] = []
+    per_rule: dict[str, int] = {}
+    omitted_errors = omitted_warnings = 0
+    for diagnostic in sorted(diagnostics, key=Diagnostic.sort_key):
+        if len(kept) < MAX_SHOWN and per_rule.get(diagnostic.rule, 0) < MAX_SHOWN_PER_RULE:
+            per_rule[diagnostic.rule] = per_rule.get(diagnostic.rule, 0) + 1
+            kept.append(diagnostic)
+        elif diagnostic.is_error:
+            omitted_errors += 1
+        else:
+            omitted_warnings += 1
+    return Shown(kept, omitted_errors, omitted_warnings)
+
+
 def _position(diagnostic: Diagnostic) -> str:
     file = diagnostic.file or "<input>"
     if diagnostic.line is None:
@@ -85,43 +230,54 @@ def _position(diagnostic: Diagnostic) -> str:
 
 
 def format_text(diagnostics: Sequence[Diagnostic]) -> str:
-    """``FILE:LINE:COL: severity[rule] message`` lines, each followed by the JSON Pointer."""
+    """``FILE:LINE:COL: severity[rule] message`` lines, each followed by the JSON Pointer
+    (at most MAX_SHOWN_PER_RULE per rule and MAX_SHOWN in all, then how many more)."""
+    report = shown(diagnostics)
     lines: list[str] = []
-    for diagnostic in sorted(diagnostics, key=Diagnostic.sort_key):
+    for diagnostic in report.diagnostics:
         lines.append(f"{_position(diagnostic)}: {diagnostic.severity.value}[{diagnostic.rule}] {diagnostic.message}")
         details = [f"at {diagnostic.path or '/'}"] if diagnostic.path is not None else []
         if diagnostic.requirement:
             details.append(f"requirement {diagnostic.requirement}")
         details.append(f"code {diagnostic.code}")
         lines.append("    " + "; ".join(details))
-    return "\n".join(lines) + ("\n" if lines else "")
+    return "".join(printable(line) + "\n" for line in lines) + report.omitted_line()
 
 
 def format_json(diagnostics: Sequence[Diagnostic], file: str, specification: str | None) -> str:
+    """One JSON object; ``errors`` and ``warnings`` count every diagnostic, ``diagnostics``
+    lists what a text report would show, and ``omitted`` (present only when it is not 0)
+    says how many it leaves out."""
     errors, warnings = count(diagnostics)
-    document = {
+    report = shown(diagnostics)
+    document: dict[str, object] = {
         "file": file,
         "specification": specification,
         "valid": errors == 0,
         "errors": errors,
         "warnings": warnings,
-        "diagnostics": [d.to_json() for d in sorted(diagnostics, key=Diagnostic.sort_key)],
     }
-    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    if report.omitted:
+        document["omitted"] = report.omitted
+    document["diagnostics"] = [d.to_json() for d in report.diagnostics]
+    return json_text(document) + "\n"
 
 
 def _github_escape(value: str, *, property_value: bool) -> str:
-    # Workflow-command escaping, as GitHub's toolkit does it (core/src/command.ts).
-    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # Workflow-command escaping, as GitHub's toolkit does it (core/src/command.ts), of text
+    # already made printable (so no line break or control character is left to escape).
+    value = printable(value).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     if property_value:
         value = value.replace(":", "%3A").replace(",", "%2C")
     return value
 
 
 def format_github(diagnostics: Sequence[Diagnostic]) -> str:
-    """GitHub Actions workflow commands, so problems are annotated on the pull request."""
+    """GitHub Actions workflow commands, so problems are annotated on the pull request: the
+    only lines this tool prints that are meant to be commands."""
+    report = shown(diagnostics)
     lines: list[str] = []
-    for diagnostic in sorted(diagnostics, key=Diagnostic.sort_key):
+    for diagnostic in report.diagnostics:
         command = "error" if diagnostic.is_error else "warning"
         props = [f"file={_github_escape(diagnostic.file or '', property_value=True)}"]
         if diagnostic.line is not None:
@@ -133,7 +289,7 @@ def format_github(diagnostics: Sequence[Diagnostic]) -> str:
             diagnostic.message if diagnostic.path is None else f"{diagnostic.message} (at {diagnostic.path or '/'})"
         )
         lines.append(f"::{command} {','.join(props)}::{_github_escape(message, property_value=False)}")
-    return "\n".join(lines) + ("\n" if lines else "")
+    return "".join(line + "\n" for line in lines) + report.omitted_line()
 
 
 def _plural(n: int, word: str) -> str:
@@ -145,9 +301,9 @@ def summary_line(diagnostics: Sequence[Diagnostic], file: str, specification: st
     spec = specification or "unknown specification"
     errors, warnings = count(diagnostics)
     if errors == 0 and warnings == 0:
-        return f"{file}: valid ({spec})\n"
+        return printable(f"{file}: valid ({spec})") + "\n"
     verdict = "invalid" if errors else "valid with warnings"
-    return f"{file}: {verdict} ({spec}): {_plural(errors, 'error')}, {_plural(warnings, 'warning')}\n"
+    return printable(f"{file}: {verdict} ({spec}): {_plural(errors, 'error')}, {_plural(warnings, 'warning')}") + "\n"
 
 
 def write_report(

@@ -220,8 +220,10 @@ def test_module_entry_point_runs() -> None:
 
 
 def test_a_reader_that_leaves_early_gets_no_internal_error(tmp_path: Path) -> None:
-    # Enough diagnostics to overflow a pipe buffer, so writing hits the closed pipe.
-    tools = [{"name": f"t{i}", "inputSchema": {"type": "object"}, "bogus": i} for i in range(3000)]
+    # Enough diagnostics to overflow a pipe buffer, so writing hits the closed pipe (long
+    # ones: a report shows at most 100 of one rule).
+    bogus = "bogus" + "x" * 1000
+    tools = [{"name": f"t{i}", "inputSchema": {"type": "object"}, bogus: i} for i in range(3000)]
     document = {"mcpdesc": "0.9.0", "info": {"name": "x", "version": "1"}, "tools": tools}
     file = write(tmp_path, "many.mcpdesc.json", json.dumps(document))
     with subprocess.Popen(

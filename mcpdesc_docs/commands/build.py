@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..config import load_config
+from ..diagnostics import write_line
 from ..errors import ExitCode
 from ..output import check_site_dir, write_site
 from ..pipeline import protected_paths, render_description
@@ -32,9 +33,9 @@ def run(
     report(validation, output_format, out)
     outcome = render_description(config, validation)
     if outcome.files is None:
-        err.write(f"mcpdesc-docs: build aborted; {config.site_dir} was left unchanged\n")
+        write_line(err, f"mcpdesc-docs: build aborted; {config.site_dir} was left unchanged")
         return ExitCode.INVALID
     write_site(outcome.files, config.site_dir)
     elapsed = time.perf_counter() - started
-    err.write(f"mcpdesc-docs: built {outcome.pages} pages into {config.site_dir} in {elapsed:.2f} s\n")
+    write_line(err, f"mcpdesc-docs: built {outcome.pages} pages into {config.site_dir} in {elapsed:.2f} s")
     return ExitCode.OK

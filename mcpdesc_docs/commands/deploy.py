@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..config import load_config
+from ..diagnostics import write_line
 from ..errors import ExitCode
 from ..pipeline import render_description
 from ..publish.ghpages import prepare, publish
@@ -27,13 +28,13 @@ def run(
     outcome = render_description(target.config)
     report(outcome.validation, "text", out)
     if outcome.files is None:
-        err.write(f"mcpdesc-docs: nothing published; {target.branch!r} was left as it was\n")
+        write_line(err, f"mcpdesc-docs: nothing published; {target.branch!r} was left as it was")
         return ExitCode.INVALID
     published = publish(target, outcome.files, message=message, force=force)
     if not published.changed:
-        err.write(f"mcpdesc-docs: the site is unchanged; {target.branch!r} stays at {published.commit[:12]}\n")
+        write_line(err, f"mcpdesc-docs: the site is unchanged; {target.branch!r} stays at {published.commit[:12]}")
         return ExitCode.OK
-    err.write(f"mcpdesc-docs: published {published.commit[:12]} to {published.where}\n")
+    write_line(err, f"mcpdesc-docs: published {published.commit[:12]} to {published.where}")
     if target.config.site_url and push:
-        err.write(f"mcpdesc-docs: the site will appear at {target.config.site_url}\n")
+        write_line(err, f"mcpdesc-docs: the site will appear at {target.config.site_url}")
     return ExitCode.OK

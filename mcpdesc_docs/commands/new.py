@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO
 
+from ..diagnostics import write_line
 from ..errors import ExitCode
 from ..publish.scaffold import create_project
 
@@ -12,6 +13,6 @@ from ..publish.scaffold import create_project
 def run(directory: str, *, err: TextIO) -> int:
     target = Path(directory)
     created = create_project(target)
-    err.write(f"mcpdesc-docs: created {target} with {', '.join(created)}\n")
-    err.write(f"mcpdesc-docs: next: mcpdesc-docs serve {target}\n")
+    write_line(err, f"mcpdesc-docs: created {target} with {', '.join(created)}")
+    write_line(err, f"mcpdesc-docs: next: mcpdesc-docs serve {target}")
     return ExitCode.OK

@@ -8,6 +8,7 @@ from functools import cache
 import jinja2
 
 from ..config import ThemeConfig
+from ..diagnostics import shown
 from ..render.theme import create_environment, load_theme
 from ..resources import builtin_dir
 from .builder import Rebuild
@@ -29,6 +30,8 @@ def _environment() -> jinja2.Environment:
 def _context(failure: Rebuild | None, token: str) -> dict[str, object]:
     return {
         "problems": failure,
+        # Capped as in the terminal: the banner is added to every page served.
+        "shown": shown(failure.diagnostics) if failure is not None else None,
         "token": token,
         "events_path": EVENTS_PATH,
         "assets_path": ASSETS_PATH,

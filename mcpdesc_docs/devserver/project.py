@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..config import Config, load_config
-from ..diagnostics import format_text, write_report
+from ..diagnostics import format_text, write_line, write_report
 from ..errors import ProjectError, UsageError
 from ..pipeline import render_description
 from ..render.pages import RenderCache
@@ -43,7 +43,7 @@ class ProjectBuilder:
             self.err.write(format_text(exc.diagnostics))
             return Rebuild(None, tuple(exc.diagnostics))
         except UsageError as exc:
-            self.err.write(f"mcpdesc-docs: error: {exc}\n")
+            write_line(self.err, f"mcpdesc-docs: error: {exc}")
             return Rebuild(None, message=str(exc))
         validation = outcome.validation
         if validation.diagnostics or outcome.files is None:

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from ..diagnostics import write_line
 from ..errors import ExitCode, UsageError
 from ..output import write_site
 from . import overlay
@@ -82,7 +83,7 @@ class DevServer:
             result = self.builder.build(changed)
         except Exception as exc:  # noqa: BLE001 - a builder's bug must not stop the preview
             result = Rebuild(None, message=f"internal error: {type(exc).__name__}: {exc}")
-            self.err.write(f"mcpdesc-docs: {result.message}\n")
+            write_line(self.err, f"mcpdesc-docs: {result.message}")
         if result.files is None:
             return self._record_failure(result)
         self._builds += 1
@@ -91,7 +92,7 @@ class DevServer:
             write_site(result.files, target, previous=self._files, previous_dir=self.site_root)
         except Exception as exc:  # noqa: BLE001 - a full disk must not stop the preview either
             result = Rebuild(None, message=f"cannot write the site: {type(exc).__name__}: {exc}")
-            self.err.write(f"mcpdesc-docs: {result.message}\n")
+            write_line(self.err, f"mcpdesc-docs: {result.message}")
         if result.files is None:
             return self._record_failure(result)
         self._files = result.files
@@ -106,7 +107,7 @@ class DevServer:
             # stays readable after the directory is removed.
             shutil.rmtree(previous, ignore_errors=True)
         elapsed = time.perf_counter() - started
-        self.err.write(f"mcpdesc-docs: built {result.pages} pages in {elapsed:.2f} s\n")
+        write_line(self.err, f"mcpdesc-docs: built {result.pages} pages in {elapsed:.2f} s")
         return True
 
     def _record_failure(self, result: Rebuild) -> bool:
@@ -114,7 +115,7 @@ class DevServer:
             self._failures += 1
             self._failure = result
             self._lock.notify_all()
-        self.err.write("mcpdesc-docs: rebuild failed; still serving the last good site\n")
+        write_line(self.err, "mcpdesc-docs: rebuild failed; still serving the last good site")
         return False
 
     def wait_for_change(self, token: str, timeout: float) -> str:
@@ -144,7 +145,7 @@ class DevServer:
             if not relevant:
                 continue
             shown = ", ".join(relevant[:3]) + (" ..." if len(relevant) > 3 else "")
-            self.err.write(f"mcpdesc-docs: changed: {shown}\n")
+            write_line(self.err, f"mcpdesc-docs: changed: {shown}")
             self.rebuild(relevant)
 
     def file_changes(self) -> Iterable[ChangeBatch]:
@@ -226,7 +227,7 @@ def serve(
     try:
         server.rebuild()
         url = server.start_http()
-        err.write(f"mcpdesc-docs: serving on {url} (Ctrl-C to stop)\n")
+        write_line(err, f"mcpdesc-docs: serving on {url} (Ctrl-C to stop)")
         err.flush()
         if open_browser:
             import webbrowser
@@ -239,7 +240,7 @@ def serve(
     finally:
         server.close()
         restore()
-    err.write("mcpdesc-docs: stopped\n")
+    write_line(err, "mcpdesc-docs: stopped")
     return ExitCode.OK
 
 

@@ -17,6 +17,8 @@ from .registry import Finding
 JsonObject = Mapping[str, Any]
 
 COMPONENT_REF = "$componentRef"
+MAX_CHAIN_SHOWN = 12
+"""Links of a reference cycle its message names; a longer one is shortened in the middle."""
 
 
 def as_object(value: object) -> JsonObject:
@@ -45,6 +47,28 @@ def has_explicit_scope(declaration: JsonObject) -> bool:
 
 def is_reference(value: object) -> bool:
     return isinstance(value, dict) and COMPONENT_REF in value
+
+
+def _reference_problem(target: object, namespace: str, components: JsonObject) -> tuple[str, str] | None:
+    """(code, message) when a ``$componentRef`` value does not name an existing component
+    of the namespace its place needs, else None."""
+    if not isinstance(target, str):
+        return "schema-validation", "'$componentRef' must be a string"
+    parts = target.split("/")
+    if len(parts) != 4 or parts[:2] != ["#", "components"]:
+        return "schema-validation", f"malformed component reference {target!r}"
+    _, _, target_namespace, name = parts
+    if target_namespace != namespace:
+        return (
+            "wrong-component-reference-namespace",
+            f"{target!r} points into '{target_namespace}', but this use site needs a '{namespace}' component",
+        )
+    if name not in as_object(components.get(target_namespace)):
+        return (
+            "missing-component-reference-target",
+            f"{target!r} does not exist (no component {name!r} in '{target_namespace}')",
+        )
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,9 +139,13 @@ class Document:
     primitives: list[Primitive] = field(default_factory=list)
     elicitations: list[Elicitation] = field(default_factory=list)
     resolution_problems: list[Finding] = field(default_factory=list)
-    """Why use sites do not resolve, one finding per use site, whichever rule asked first;
-    the component references rule reports them."""
+    """Why references do not resolve: one finding per broken use site or component (a
+    cycle: one for the whole cycle), whichever rule asked first; the component references
+    rule reports them."""
     _resolved: dict[str, Resolved | None] = field(default_factory=dict)
+    """Use site pointer -> what it resolves to."""
+    _components: dict[tuple[str, str], tuple[Any, str] | None] = field(default_factory=dict)
+    """(namespace, name) -> (value, pointer) at the end of the component's chain, or None."""
 
     @classmethod
     def build(cls, data: JsonObject, specification: Specification) -> Document:
@@ -154,57 +182,93 @@ class Document:
         return as_object(self.data.get("components"))
 
     def resolve(self, value: object, pointer: str, namespace: str) -> Resolved | None:
-        """Follow ``$componentRef`` chains from a use site. Returns None (and records one
-        finding, once per use site) when the reference cannot be resolved."""
+        """Follow ``$componentRef`` chains from a use site. Returns None when the reference
+        cannot be resolved: a problem with the use site's own reference is recorded once per
+        use site; one further down the chain belongs to the component where it is (see
+        :meth:`resolve_component`) and is recorded there, once, whichever use sites lead to it."""
         if not is_reference(value):
             return Resolved(value, pointer, None)
         if pointer in self._resolved:
             return self._resolved[pointer]
-        result = self._follow(value, pointer, namespace)
+        target = self._target(value, pointer, namespace)
+        outcome = self._component(target) if target is not None else None
+        result = Resolved(outcome[0], outcome[1], pointer) if outcome is not None else None
         self._resolved[pointer] = result
         return result
 
-    def _follow(self, value: object, use_site: str, namespace: str) -> Resolved | None:
-        seen: list[str] = []
-        current = value
-        at = use_site
-        while is_reference(current):
-            target = as_object(current).get(COMPONENT_REF)
-            ref_pointer = jp.join(at, COMPONENT_REF)
-            if not isinstance(target, str):
-                return self._fail(ref_pointer, "schema-validation", "'$componentRef' must be a string")
-            parts = target.split("/")
-            if len(parts) != 4 or parts[:2] != ["#", "components"]:
-                return self._fail(ref_pointer, "schema-validation", f"malformed component reference {target!r}")
-            _, _, target_namespace, name = parts
-            if target_namespace != namespace:
-                return self._fail(
-                    ref_pointer,
-                    "wrong-component-reference-namespace",
-                    f"{target!r} points into '{target_namespace}', but this use site needs a '{namespace}' component",
-                )
-            if target in seen:
-                chain = " -> ".join([*seen, target])
-                return self._fail(
-                    ref_pointer, "component-reference-cycle", f"component references form a cycle: {chain}"
-                )
-            seen.append(target)
-            namespace_map = as_object(self.components.get(target_namespace))
-            if name not in namespace_map:
-                return self._fail(
-                    ref_pointer,
-                    "missing-component-reference-target",
-                    f"{target!r} does not exist (no component {name!r} in '{target_namespace}')",
-                )
-            current = namespace_map[name]
-            at = jp.join("", "components", target_namespace, name)
-        return Resolved(current, at, use_site)
+    def resolve_component(self, namespace: str, name: str) -> Resolved | None:
+        """What a component stands for: its value, or the value at the end of its chain
+        (``via`` is then the component's pointer). None when the chain is broken, with the
+        problem recorded where it is."""
+        pointer = jp.join("", "components", namespace, name)
+        outcome = self._component((namespace, name))
+        if outcome is None:
+            return None
+        return Resolved(outcome[0], outcome[1], None if outcome[1] == pointer else pointer)
 
-    def _fail(self, pointer: str, code: str, message: str) -> Resolved | None:
-        """Record why a reference does not resolve; always returns None."""
+    def _target(self, value: object, at: str, namespace: str) -> tuple[str, str] | None:
+        """The existing component a reference at ``at`` names, as (namespace, name); None,
+        with the problem recorded at the reference, when there is none such."""
+        target = as_object(value).get(COMPONENT_REF)
+        problem = _reference_problem(target, namespace, self.components)
+        if problem is not None:
+            self._fail(jp.join(at, COMPONENT_REF), *problem)
+            return None
+        _, _, target_namespace, name = str(target).split("/")
+        return target_namespace, name
+
+    def _component(self, key: tuple[str, str]) -> tuple[Any, str] | None:
+        """(value, pointer) at the end of an existing component's chain, or None when the
+        chain is broken. Each component is followed once per document, however many use
+        sites and chains pass through it: the walk stops at the first component already
+        known and records its outcome for every component it passed, so N chained
+        components cost N steps in all (following each use site's whole chain was N^2), and
+        it is a loop, so a long chain cannot exhaust the stack."""
+        path: list[tuple[str, str]] = []
+        on_path: dict[tuple[str, str], int] = {}
+        current: tuple[str, str] | None = key
+        outcome: tuple[Any, str] | None = None
+        while current is not None:
+            if current in self._components:
+                outcome = self._components[current]
+                break
+            if current in on_path:
+                self._cycle(path[on_path[current] :])
+                break
+            on_path[current] = len(path)
+            path.append(current)
+            namespace, name = current
+            value = as_object(self.components.get(namespace))[name]
+            pointer = jp.join("", "components", namespace, name)
+            if not is_reference(value):
+                outcome = (value, pointer)
+                break
+            # A component's reference must stay in its own namespace: the one its use sites need.
+            current = self._target(value, pointer, namespace)
+        for passed in path:
+            self._components[passed] = outcome
+        return outcome
+
+    def _cycle(self, cycle: list[tuple[str, str]]) -> None:
+        """One finding per cycle, at the component where the walk entered it, naming the
+        chain its reference starts: the components it passes through until it is back."""
+        names = [f"#/components/{namespace}/{name}" for namespace, name in cycle]
+        links = [*names[1:], names[0], names[1 % len(names)]]
+        if len(links) > MAX_CHAIN_SHOWN:  # the message stays one readable line
+            hidden = len(links) - MAX_CHAIN_SHOWN
+            links = [*links[: MAX_CHAIN_SHOWN - 2], f"... {hidden} more ...", *links[-2:]]
+        chain = " -> ".join(links)
+        namespace, name = cycle[0]
+        self._fail(
+            jp.join("", "components", namespace, name, COMPONENT_REF),
+            "component-reference-cycle",
+            f"component references form a cycle: {chain}",
+        )
+
+    def _fail(self, pointer: str, code: str, message: str) -> None:
+        """Record why a reference does not resolve."""
         requirement = "req-elicitation-schema-references-resolved" if "/elicitations/" in pointer else None
         self.resolution_problems.append(Finding.error(code, message, pointer, requirement))
-        return None
 
     def resolved_form_schema(self, elicitation: Elicitation) -> Resolved | None:
         value = elicitation.data.get("requestedSchema")

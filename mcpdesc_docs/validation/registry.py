@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostics import Diagnostic, Severity, error
+from ..source.limits import LIMITS_RULE
 from ..spec.versions import SPEC_0_8_0, SPEC_0_9_0_RC_3, Specification
 
 if TYPE_CHECKING:
@@ -48,6 +49,23 @@ Check: TypeAlias = "Callable[[Document], Iterable[Finding]]"
 INTERNAL_ERROR = "internal-error"
 """The code of the diagnostic that stands for a crashed rule."""
 
+MAX_FINDINGS = 10_000
+"""Findings one check (a rule, or the structural schema) collects before it stops. A
+report shows far fewer (diagnostics.MAX_SHOWN); this bounds the memory and time a hostile
+description can make one check spend, whatever the check, with one diagnostic saying so."""
+
+
+def too_many_findings(check: str) -> Diagnostic:
+    """The one diagnostic that stands for the findings a check did not collect."""
+    return error(
+        LIMITS_RULE,
+        "input-too-many-findings",
+        f"the check for {check} stopped after {MAX_FINDINGS} problems, so the description is only partly "
+        "checked; fix these and validate again",
+        "",
+    )
+
+
 CURRENT_FORMATS: tuple[Specification, ...] = (SPEC_0_9_0_RC_3, SPEC_0_8_0)
 """The formats a rule applies to unless it says otherwise: 0.8.0 and 0.9.0-rc.3 share their rules."""
 
@@ -61,12 +79,16 @@ class Rule:
     formats: tuple[Specification, ...]
 
     def run(self, document: Document) -> list[Diagnostic]:
-        """The rule's findings as diagnostics. A crash is our bug, never the document's: it
-        becomes one more error after what the rule found before it, so nothing is lost, the
-        other rules still run, and the document is reported invalid rather than unchecked."""
+        """The rule's findings as diagnostics, at most MAX_FINDINGS of them. A crash is our
+        bug, never the document's: it becomes one more error after what the rule found before
+        it, so nothing is lost, the other rules still run, and the document is reported
+        invalid rather than unchecked."""
         found: list[Diagnostic] = []
         try:
             for finding in self.check(document):
+                if len(found) == MAX_FINDINGS:
+                    found.append(too_many_findings(f"rule {self.id}"))
+                    break
                 found.append(finding.stamped(self.id))
         except Exception as exc:  # noqa: BLE001 - reported as a diagnostic naming the rule
             found.append(self._crash(exc))

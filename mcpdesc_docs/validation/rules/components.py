@@ -13,7 +13,8 @@ from ..rule_ids import COMPONENT_REFERENCES
 
 
 def use_sites(document: Document) -> Iterator[tuple[object, str, str]]:
-    """(value, pointer, namespace needed) for every place a Reference Object may stand."""
+    """(value, pointer, namespace needed) for every place outside ``components`` where a
+    Reference Object may stand."""
     for primitive in document.primitives:
         if primitive.kind == "tool":
             for member in ("inputSchema", "outputSchema"):
@@ -24,9 +25,6 @@ def use_sites(document: Document) -> Iterator[tuple[object, str, str]]:
     for elicitation in document.elicitations:
         if "requestedSchema" in elicitation.data:
             yield elicitation.data["requestedSchema"], jp.join(elicitation.pointer, "requestedSchema"), "schemas"
-    for namespace in NAMESPACES:
-        for name, value in as_object(document.components.get(namespace)).items():
-            yield value, jp.join("", "components", namespace, name), namespace
 
 
 @rule(COMPONENT_REFERENCES)
@@ -34,5 +32,10 @@ def references_resolve(document: Document) -> Iterator[Finding]:
     for value, pointer, namespace in use_sites(document):
         if is_reference(value):
             document.resolve(value, pointer, namespace)
-    # Each unresolved use site is reported once, however many rules asked about it.
+    # Every component too, used or not: each is followed once, so this costs one step per
+    # component, and a broken chain or a cycle is found even where nothing uses it.
+    for namespace in NAMESPACES:
+        for name in as_object(document.components.get(namespace)):
+            document.resolve_component(namespace, name)
+    # Each problem is reported once, where it is, however many rules and use sites met it.
     yield from document.resolution_problems

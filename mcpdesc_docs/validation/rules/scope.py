@@ -6,20 +6,26 @@ from collections.abc import Iterator
 
 from ...kinds import BY_NAME
 from ...source import pointer as jp
-from ...spec.revisions import LEGACY, describe
+from ...spec.revisions import LEGACY, REVISIONS, describe
 from ..document import Document, as_list, as_object, explicit_scope
 from ..registry import Finding, rule
 from ..rule_ids import PROTOCOL_SCOPE_CONSISTENCY
+
+KNOWN_REVISIONS = frozenset(REVISIONS)
 
 
 def _outside_parent(
     declaration_pointer: str, scope: object, parent: tuple[str, ...], what: str, requirement: str | None = None
 ) -> Iterator[Finding]:
+    # A set, and the parent described by its known versions only (unknown ones are the
+    # schema's to report): a long parent scope must not make every finding as long as it.
+    allowed = frozenset(parent)
+    described = describe(allowed & KNOWN_REVISIONS)
     for index, revision in enumerate(as_list(scope)):
-        if isinstance(revision, str) and revision not in parent:
+        if isinstance(revision, str) and revision not in allowed:
             yield Finding.error(
                 "protocol-scope-outside-parent",
-                f"{what} lists protocol version {revision}, which is not in its parent scope ({describe(parent)})",
+                f"{what} lists protocol version {revision}, which is not in its parent scope ({described})",
                 jp.join(declaration_pointer, "protocolVersions", index),
                 requirement,
             )
@@ -44,42 +50,71 @@ def scopes_within_parent(document: Document) -> Iterator[Finding]:
         )
 
 
+class _FirstClaims:
+    """Which declaration first claimed each protocol version, so that a declaration's first
+    overlap is found by looking up its own versions: linear work, where comparing every
+    pair of declarations sharing a name (or every pair of capabilities objects) was
+    quadratic in their number, and so was the report, one finding per overlapping pair."""
+
+    def __init__(self) -> None:
+        self._first: dict[str, int] = {}
+        """Protocol version -> position of the first declaration listing it."""
+        self._scopes: list[frozenset[str]] = []
+
+    def claim(self, scope: frozenset[str]) -> tuple[int, frozenset[str]] | None:
+        """Record a declaration's scope; return the position and the shared versions of the
+        first earlier declaration it overlaps (the earliest of the first claimants of its
+        versions: any earlier overlapping declaration shares a version whose first claimant
+        is no later than it), or None."""
+        claimants = [self._first[revision] for revision in scope if revision in self._first]
+        position = len(self._scopes)
+        self._scopes.append(scope)
+        for revision in scope:
+            self._first.setdefault(revision, position)
+        if not claimants:
+            return None
+        other = min(claimants)
+        return other, scope & self._scopes[other]
+
+
 @rule("mcpdesc.primitives.scope-unique")
 def identities_disjoint(document: Document) -> Iterator[Finding]:
-    seen: dict[tuple[str, str], list[tuple[str, tuple[str, ...]]]] = {}
+    """Each declaration that overlaps an earlier one of the same identity is reported once,
+    against the first one it overlaps."""
+    claims: dict[tuple[str, str], tuple[_FirstClaims, list[str]]] = {}
     for primitive in document.primitives:
         identity = primitive.identity
         if identity is None:
             continue
-        earlier = seen.setdefault((primitive.kind, identity), [])
-        for other_pointer, other_scope in earlier:
-            shared = set(primitive.scope) & set(other_scope)
-            if shared:
-                key = BY_NAME[primitive.kind].identity
-                yield Finding.error(
-                    "primitive-scope-overlap",
-                    f"{primitive.label} is declared again for protocol version(s) {describe(shared)} "
-                    f"(also at {other_pointer}); declarations sharing a {key} need disjoint protocolVersions",
-                    jp.join(primitive.pointer, key),
-                )
-        earlier.append((primitive.pointer, primitive.scope))
+        index, pointers = claims.setdefault((primitive.kind, identity), (_FirstClaims(), []))
+        overlap = index.claim(frozenset(primitive.scope))
+        pointers.append(primitive.pointer)
+        if overlap is not None:
+            other, shared = overlap
+            key = BY_NAME[primitive.kind].identity
+            yield Finding.error(
+                "primitive-scope-overlap",
+                f"{primitive.label} is declared again for protocol version(s) {describe(shared)} "
+                f"(also at {pointers[other]}); declarations sharing a {key} need disjoint protocolVersions",
+                jp.join(primitive.pointer, key),
+            )
 
 
 @rule("mcpdesc.capabilities.scope-unique")
 def capabilities_disjoint(document: Document) -> Iterator[Finding]:
-    seen: list[tuple[int, set[str]]] = []
-    for index, item in enumerate(as_list(document.data.get("capabilities"))):
-        scope = set(explicit_scope(as_object(item)) or document.root_scope)
-        for other_index, other_scope in seen:
-            shared = scope & other_scope
-            if shared:
-                yield Finding.error(
-                    "capability-scope-overlap",
-                    f"capabilities objects {other_index} and {index} both apply to {describe(shared)}; "
-                    "at most one capabilities object may apply to a protocol version",
-                    jp.join("", "capabilities", index),
-                )
-        seen.append((index, scope))
+    """Each capabilities object that overlaps an earlier one is reported once, against the
+    first one it overlaps."""
+    index = _FirstClaims()
+    for position, item in enumerate(as_list(document.data.get("capabilities"))):
+        overlap = index.claim(frozenset(explicit_scope(as_object(item)) or document.root_scope))
+        if overlap is not None:
+            other, shared = overlap
+            yield Finding.error(
+                "capability-scope-overlap",
+                f"capabilities objects {other} and {position} both apply to {describe(shared)}; "
+                "at most one capabilities object may apply to a protocol version",
+                jp.join("", "capabilities", position),
+            )
 
 
 @rule("mcpdesc.transports.coverage")

@@ -133,9 +133,15 @@ def _header_sites(schema: object, pointer: str, chain: bool) -> Iterator[tuple[s
 
 @rule("mcp.tool.x-mcp-header")
 def mcp_header(document: Document) -> Iterator[Finding]:
+    # A schema is walked once, however many tools refer to it (by where it lives): walking a
+    # shared component once per tool was its size times the tools (2,000 tools and one
+    # 5,500-node component: 38 s).
+    walked: dict[str, list[tuple[str, Mapping[str, Any], bool]]] = {}
     for tool, member, pointer, schema in tool_schemas(document):
+        if pointer not in walked:
+            walked[pointer] = list(_header_sites(schema, pointer, True))
         seen: dict[str, str] = {}
-        for at, holder, reachable in _header_sites(schema, pointer, True):
+        for at, holder, reachable in walked[pointer]:
             value = holder["x-mcp-header"]
             where = jp.join(at, "x-mcp-header")
             other = outside(tool.scope, (HEADER_REVISION,))
