@@ -20,8 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from .helpers import describe, diagnostics_of
+from .hostile_documents import ESCAPES, SMALL_HOSTILE_CASES
 from .rich_document import rich
 from .sites import SAMPLE, html_pages, load_data, parse, run
+from .test_bounded import UNSAFE
 
 EXAMPLES = int(os.environ.get("MCPDESC_FUZZ_EXAMPLES", "0"))
 SETTINGS = settings(
@@ -156,3 +158,67 @@ def test_validator_never_crashes_on_hostile_documents(data: st.DataObject) -> No
     document = mutate(copy.deepcopy(data.draw(st.sampled_from(BASES))), data)
     crashes = [d for d in diagnostics_of(document) if d.code == "internal-error"]  # and must not raise
     assert crashes == [], describe(crashes)
+
+
+# --- hostile structure: the cost attacks of tests/hostile_documents.py, mutated ----------
+
+FRAGMENTS: list[Any] = [
+    {"type": "string", "pattern": "^(a+)+$"},
+    {"type": "object", "patternProperties": {"^(x|x)*$": {}}},
+    {"$ref": "#"},
+    {"$ref": "#/$defs/missing"},
+    {"$componentRef": "#/components/schemas/nowhere"},
+    "a" * 40 + "!",
+    ESCAPES,
+    {"::error file=x::forged": ESCAPES},
+    10**60,
+    "{+a}{+b}{+c}{+d}{+e}{+f}",
+    "*a " * 200,
+]
+
+
+def hostile_structure(document: Any, data: st.DataObject, depth: int = 0) -> Any:
+    """Graft attack fragments, duplicate array items, nest values and add hostile member
+    names, anywhere in the document."""
+    if isinstance(document, dict):
+        result = {}
+        for key, value in document.items():
+            choice = data.draw(st.integers(0, 19))
+            if choice == 0 and key not in ("mcpdesc",):
+                value = data.draw(st.sampled_from(FRAGMENTS))
+            elif choice == 1:
+                result[key + ESCAPES[: data.draw(st.integers(1, len(ESCAPES)))]] = value
+            elif choice == 2 and depth < 40:
+                for _ in range(data.draw(st.integers(1, 30))):
+                    value = {"items": value} if data.draw(st.booleans()) else [value]
+            result[key] = hostile_structure(value, data, depth + 1)
+        return result
+    if isinstance(document, list):
+        items = [hostile_structure(item, data, depth + 1) for item in document]
+        if items and data.draw(st.integers(0, 9)) == 0:
+            items = items * data.draw(st.integers(2, 200))  # duplicates: pairwise checks, slugs
+        return items
+    return document
+
+
+HOSTILE_BASES = [load_data(SAMPLE), rich(), *(hostile_case() for hostile_case in SMALL_HOSTILE_CASES)]
+
+
+def check_output_is_plain(text: str) -> None:
+    assert len(text) < 2_000_000
+    assert "internal error" not in text
+    assert UNSAFE.search(text) is None, UNSAFE.search(text)
+    assert not any(line.lstrip().startswith("::") for line in text.splitlines())
+
+
+@SETTINGS
+@given(data=st.data())
+def test_hostile_structure_validates_and_builds_within_bounds(tmp_path_factory, data: st.DataObject) -> None:
+    document = hostile_structure(copy.deepcopy(data.draw(st.sampled_from(HOSTILE_BASES))), data)
+    root = tmp_path_factory.mktemp("fuzzhostile")
+    (root / "d.json").write_text(json.dumps(document), encoding="utf-8")
+    command = data.draw(st.sampled_from(["validate", "build"]))
+    code, out, err = run(command, str(root / "d.json"), *(["-o", str(root / "site")] if command == "build" else []))
+    assert code in (0, 1), err
+    check_output_is_plain(out)
+    check_output_is_plain(err)
