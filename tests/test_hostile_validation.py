@@ -13,9 +13,20 @@ import json
 import resource
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from mcpdesc_docs.diagnostics import Diagnostic
+from mcpdesc_docs.validation import document as document_module
+from mcpdesc_docs.validation import json_schema
+from mcpdesc_docs.validation.budget import OVER_BUDGET, Budget
+from mcpdesc_docs.validation.json_schema import TOO_DEEP, check_instance, compile_schema
+from mcpdesc_docs.validation.validator import check_document
+
+from .helpers import base_document
 
 MEMORY = 1 << 30
 """Peak address space allowed to a validating subprocess (issue 15: under 1 GB)."""
@@ -36,6 +47,268 @@ def bounded_validate(path: Path, seconds: float = 10.0) -> subprocess.CompletedP
         preexec_fn=limit,
         check=False,
     )
+
+
+def validated(tmp_path: Path, data: dict[str, Any], seconds: float = 10.0) -> list[dict[str, Any]]:
+    """The diagnostics of a bounded ``validate``, which must end normally (exit 0 or 1)."""
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = bounded_validate(path, seconds)
+    assert result.returncode in (0, 1), result.stderr[-2000:]
+    assert "internal" not in result.stdout + result.stderr
+    report = json.loads(result.stdout)
+    diagnostics: list[dict[str, Any]] = report["diagnostics"] if isinstance(report, dict) else report[0]["diagnostics"]
+    return diagnostics
+
+
+def tool_with(schema: dict[str, Any], *inputs: Any) -> dict[str, Any]:
+    """A valid description whose tool has ``schema`` as inputSchema and one example per input."""
+    data = base_document(protocolVersions=["2025-11-25"])
+    tool = data["tools"][0]
+    tool["inputSchema"] = schema
+    tool["examples"] = {f"e{i}": {"input": value, "result": {"content": []}} for i, value in enumerate(inputs)}
+    return data
+
+
+def string_property(**keywords: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": {"s": {"type": "string", **keywords}}}
+
+
+def found(diagnostics: list[Diagnostic], code: str) -> list[Diagnostic]:
+    assert not [d for d in diagnostics if d.code == "internal-error"], diagnostics
+    return [d for d in diagnostics if d.code == code]
+
+
+def calls(work: Callable[[], Any]) -> int:
+    count = 0
+
+    def profile(frame: object, event: str, arg: object) -> None:
+        nonlocal count
+        if event == "call":
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        work()
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def lines(work: Callable[[], Any]) -> int:
+    count = 0
+
+    def trace(frame: Any, event: str, arg: object) -> Any:
+        nonlocal count
+        if event == "line":
+            count += 1
+        return trace
+
+    sys.settrace(trace)
+    try:
+        work()
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def spent(work: Callable[[Budget], Any]) -> int:
+    budget = Budget(10**15)
+    work(budget)
+    return 10**15 - budget.remaining
+
+
+# --- 1. Regular expressions from the description are matched by RE2 -----------------------------
+
+
+def test_an_exponential_pattern_is_matched_in_linear_time(tmp_path):
+    # ^(a+)+$ against 30 a's and a '!' took 67 s with Python's re; 40 never ended.
+    data = tool_with(string_property(pattern="^(a+)+$"), {"s": "a" * 40 + "!"}, {"s": "a" * 40})
+    diagnostics = validated(tmp_path, data, seconds=10)
+    mismatches = [d for d in diagnostics if d["code"] == "tool-example-schema-mismatch"]
+    assert [d["path"] for d in mismatches] == ["/tools/0/examples/e0/input/s"]
+    assert "does not match '^(a+)+$'" in mismatches[0]["message"]
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object", "patternProperties": {"^(a+)+$": {"type": "integer"}}, "additionalProperties": False},
+        {"type": "object", "patternProperties": {"^(a+)+$": {"type": "integer"}}, "unevaluatedProperties": False},
+        {"type": "object", "propertyNames": {"pattern": "^(a+)+$"}},
+    ],
+    ids=["additionalProperties", "unevaluatedProperties", "propertyNames"],
+)
+def test_exponential_patterns_on_property_names_are_linear(tmp_path, schema):
+    diagnostics = validated(tmp_path, tool_with(schema, {"a" * 40 + "!": 1}), seconds=10)
+    assert [d["path"] for d in diagnostics if d["code"] == "tool-example-schema-mismatch"] == [
+        "/tools/0/examples/e0/input"
+    ]
+
+
+def test_matching_work_does_not_grow_in_python_with_the_text():
+    # RE2 reads the text in C: the Python work of a check is the same for 1,000 and 2,000 characters.
+    schema = string_property(pattern="^(a+)+$")
+
+    def check(n: int) -> Callable[[], Any]:
+        data = tool_with(schema, {"s": "a" * n + "!"})
+        return lambda: check_document(data)
+
+    check(10)()
+    assert calls(check(2000)) == calls(check(1000))
+
+
+@pytest.mark.parametrize(
+    ("pattern", "reason"),
+    [
+        (r"^(a)\1$", "uses features that cannot be matched in linear time"),
+        (r"^(?=a)a$", "uses features that cannot be matched in linear time"),
+        (r"^a{1001}$", "is too large to be matched in linear time"),
+    ],
+    ids=["backreference", "lookahead", "repetition"],
+)
+def test_a_pattern_re2_cannot_run_is_skipped_with_a_warning(pattern, reason):
+    diagnostics = check_document(tool_with(string_property(pattern=pattern), {"s": "aa"})).diagnostics
+    assert found(diagnostics, "tool-example-schema-mismatch") == []
+    [warning] = found(diagnostics, "incomplete-tool-example-validation")
+    assert warning.rule == "mcpdesc.tool-example.schema-compatibility"
+    assert warning.path == "/tools/0/examples/e0/input"
+    assert f"could only be partly checked against inputSchema (pattern {pattern!r} {reason})" in warning.message
+
+
+def test_5000_nested_groups_are_a_pattern_like_any_other():
+    pattern = "(" * 5000 + "a" + ")" * 5000
+    diagnostics = check_document(tool_with(string_property(pattern=pattern), {"s": "a"}, {"s": "b"})).diagnostics
+    assert [d.path for d in found(diagnostics, "tool-example-schema-mismatch")] == ["/tools/0/examples/e1/input/s"]
+    assert found(diagnostics, "invalid-tool-schema") == []
+
+
+def test_ecma_unicode_escapes_and_end_anchors_match_as_ecma_262_says():
+    schema = string_property(pattern="^\\u0041B$")
+    diagnostics = check_document(tool_with(schema, {"s": "AB"}, {"s": "AB\n"})).diagnostics
+    assert found(diagnostics, "incomplete-tool-example-validation") == []
+    # ECMA-262's $ (without the m flag) is the end of the text; Python's also matched before a final newline.
+    assert [d.path for d in found(diagnostics, "tool-example-schema-mismatch")] == ["/tools/0/examples/e1/input/s"]
+
+
+def test_regex_format_of_patterns_stays_pythons_verdict_but_never_crashes():
+    invalid = check_document(tool_with(string_property(pattern="("), {"s": "a"})).diagnostics
+    assert "'(' is not a 'regex'" in found(invalid, "invalid-tool-schema")[0].message
+    # Python's re raises OverflowError here (jsonschema let it crash the rule); not proven invalid.
+    huge = check_document(tool_with(string_property(pattern="a{4294967296}"), {"s": "a"})).diagnostics
+    assert found(huge, "invalid-tool-schema") == []
+
+
+def test_form_content_against_an_unmatchable_pattern_is_reported_partial():
+    data = base_document()
+    step_schema = {"type": "object", "properties": {"n": {"type": "string", "pattern": "(a)\\1"}}}
+    data["tools"][0]["interactionExamples"] = {
+        "ask": {
+            "input": {"issue": 1},
+            "steps": [
+                {
+                    "type": "elicitation",
+                    "request": {"mode": "form", "message": "?", "requestedSchema": step_schema},
+                    "response": {"action": "accept", "content": {"n": "aa"}},
+                }
+            ],
+            "result": {"content": []},
+        }
+    }
+    [warning] = found(check_document(data).diagnostics, "incomplete-elicitation-content-validation")
+    assert warning.path == "/tools/0/interactionExamples/ask/steps/0/response/content"
+    assert "cannot be matched in linear time" in warning.message
+
+
+# --- 6. Recursion: deep and self-referential schemas -------------------------------------------
+
+
+def nested_items(depth: int, leaf: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+    schema: dict[str, Any] = leaf
+    value: Any = "not an integer"
+    for _ in range(depth):
+        schema = {"type": "array", "items": schema}
+        value = [value]
+    return schema, value
+
+
+def test_a_schema_nested_120_deep_is_checked_completely(tmp_path):
+    schema, value = nested_items(120, {"type": "integer"})
+    diagnostics = validated(tmp_path, tool_with({"type": "object", "properties": {"s": schema}}, {"s": value}))
+    [mismatch] = [d for d in diagnostics if d["code"] == "tool-example-schema-mismatch"]
+    assert mismatch["path"] == "/tools/0/examples/e0/input/s" + "/0" * 120
+    assert not [d for d in diagnostics if d["severity"] == "warning"]
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"allOf": [{"$ref": "#"}]},
+        {"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"},
+        {
+            "$defs": {**{f"c{i}": {"$ref": f"#/$defs/c{i + 1}"} for i in range(5000)}, "c5000": {}},
+            "$ref": "#/$defs/c0",
+        },
+    ],
+    ids=["self", "cycle", "5000-long-chain"],
+)
+def test_a_self_referential_schema_makes_the_check_partial(schema):
+    diagnostics = check_document(tool_with({"type": "object", **schema}, {"s": 1})).diagnostics
+    [warning] = found(diagnostics, "incomplete-tool-example-validation")
+    assert TOO_DEEP in warning.message
+    assert warning.path == "/tools/0/examples/e0/input"
+
+
+def test_a_recursive_schema_checks_a_deep_value():
+    tree = {"type": "object", "properties": {"child": {"$ref": "#"}, "v": {"type": "integer"}}}
+    value: dict[str, Any] = {"v": "x"}
+    for _ in range(60):
+        value = {"child": value}
+    diagnostics = check_document(tool_with(tree, value)).diagnostics
+    [mismatch] = found(diagnostics, "tool-example-schema-mismatch")
+    assert mismatch.path == "/tools/0/examples/e0/input" + "/child" * 60 + "/v"
+
+
+def test_a_schema_too_deep_for_the_meta_schema_check_is_a_warning():
+    # Deeper than the default input limits allow (they can be raised): validated in-process.
+    schema, value = nested_items(1000, {"type": "integer"})
+    diagnostics = check_document(tool_with({"type": "object", "properties": {"s": schema}}, {"s": value})).diagnostics
+    [warning] = found(diagnostics, "unchecked-tool-schema")
+    assert warning.rule == "mcp.tool.schema-valid"
+    assert TOO_DEEP in warning.message
+    assert TOO_DEEP in found(diagnostics, "incomplete-tool-example-validation")[0].message
+
+
+def deep_value(depth: int) -> Any:
+    value: Any = 1
+    for index in range(depth):
+        value = [value] if index % 2 else {"k": value}
+    return value
+
+
+@pytest.mark.parametrize(
+    "place",
+    ["extension", "example-input", "const", "enum", "protocol-versions", "tool-annotations"],
+)
+def test_values_at_the_depth_limit_are_validated_everywhere(tmp_path, place):
+    data = base_document(protocolVersions=["2025-11-25"])
+    tool = data["tools"][0]
+    deep = deep_value(120)
+    if place == "extension":
+        data["x-deep"] = deep
+    elif place == "example-input":
+        tool["examples"] = {"e": {"input": {"issue": deep}, "result": {"content": []}}}
+    elif place == "const":
+        tool["inputSchema"]["properties"]["issue"] = {"const": deep}
+        tool["examples"] = {"e": {"input": {"issue": deep}, "result": {"content": []}}}
+    elif place == "enum":
+        tool["inputSchema"]["properties"]["issue"] = {"enum": [deep, deep_value(119)], "uniqueItems": True}
+        tool["examples"] = {"e": {"input": {"issue": [deep, deep]}, "result": {"content": []}}}
+    elif place == "protocol-versions":
+        data["protocolVersions"] = ["2025-11-25", deep, deep]
+    else:
+        tool["annotations"] = {"title": deep}
+    validated(tmp_path, data)
 
 
 # --- 7. Numbers beyond a double ------------------------------------------------------------------
@@ -75,3 +348,106 @@ def test_a_float_overflowing_to_infinity_is_located_in_json(tmp_path):
     [diagnostic] = json.loads(result.stdout)["diagnostics"]
     assert diagnostic["code"] == "non-finite-number"
     assert (diagnostic["line"], diagnostic["column"]) == (2, 14)
+
+
+# --- 10b. One compilation per schema, not per example ----------------------------------------------
+
+
+def many_examples(n: int) -> dict[str, Any]:
+    properties = {f"p{i}": {"type": "string", "description": "x" * 40} for i in range(200)}
+    return tool_with({"type": "object", "properties": properties}, *({"p1": str(i)} for i in range(n)))
+
+
+def test_a_tool_schema_is_serialised_once_however_many_examples(monkeypatch):
+    written: list[int] = []
+    real = json_schema.json
+
+    class Counting:
+        loads = staticmethod(real.loads)
+
+        @staticmethod
+        def dumps(value: Any, **options: Any) -> str:
+            text = real.dumps(value, **options)
+            written.append(len(text))
+            return text
+
+    monkeypatch.setattr(json_schema, "json", Counting)
+    json_schema._compile.cache_clear()
+    check_document(many_examples(300))
+    once = sum(written)
+    written.clear()
+    json_schema._compile.cache_clear()
+    check_document(many_examples(600))
+    assert sum(written) == once  # the schema's text, once: not once per example
+
+
+def test_checking_examples_grows_linearly():
+    check_document(many_examples(5))
+    small = calls(lambda: check_document(many_examples(300)))
+    large = calls(lambda: check_document(many_examples(600)))
+    assert large <= 2.1 * small
+
+
+def test_compiled_schemas_are_kept_per_object(monkeypatch):
+    compiled: list[object] = []
+    real = document_module.compile_schema
+    monkeypatch.setattr(document_module, "compile_schema", lambda schema: compiled.append(schema) or real(schema))
+    check_document(many_examples(50))
+    # Five rules and fifty examples use the inputSchema: it is compiled once.
+    assert len(compiled) == 1
+
+
+# --- Found on the way: work that grew faster than the input ---------------------------------------
+
+
+def test_anyof_over_shared_references_is_bounded(tmp_path):
+    # Each level doubles the work: 16 levels took 7.7 s, 40 would take years.
+    levels = 40
+    definitions = {
+        f"d{i}": {"anyOf": [{"$ref": f"#/$defs/d{i + 1}"}, {"$ref": f"#/$defs/d{i + 1}"}]} for i in range(levels)
+    }
+    definitions[f"d{levels}"] = {"type": "string"}
+    schema = {"$defs": definitions, "type": "object", "properties": {"s": {"$ref": "#/$defs/d0"}}}
+    diagnostics = validated(tmp_path, tool_with(schema, {"s": 1}), seconds=10)
+    [warning] = [d for d in diagnostics if d["code"] == "incomplete-tool-example-validation"]
+    assert OVER_BUDGET in warning["message"]
+
+
+def test_the_budget_grows_with_the_document():
+    small, large = Budget.for_document(many_examples(100)), Budget.for_document(many_examples(200))
+    assert small.remaining < large.remaining < 2 * small.remaining
+
+
+@pytest.mark.parametrize("where", ["structure", "example"])
+def test_unique_items_of_objects_is_linear(where):
+    # jsonschema compared unsortable items pairwise: 4,000 objects took 17 s.
+    def document(n: int) -> dict[str, Any]:
+        items = [{"a": i} for i in range(n)]
+        if where == "structure":
+            return base_document(protocolVersions=["2025-11-25", *items])
+        return tool_with({"type": "object", "properties": {"xs": {"uniqueItems": True}}}, {"xs": items})
+
+    check_document(document(10))
+    assert lines(lambda: check_document(document(800))) <= 2.1 * lines(lambda: check_document(document(400)))
+
+
+def test_unique_items_keeps_json_schema_equality():
+    schema = {"type": "object", "properties": {"xs": {"uniqueItems": True}}}
+    unique = [[1, True], [{"a": 1, "b": [1]}, {"b": [1], "a": 2}], ["1", 1], [0, False]]
+    repeated = [[1, 1.0], [{"a": 1, "b": [1]}, {"b": [1.0], "a": 1}], [[True], [True]]]
+    diagnostics = check_document(tool_with(schema, *({"xs": xs} for xs in unique + repeated))).diagnostics
+    assert [d.path for d in found(diagnostics, "tool-example-schema-mismatch")] == [
+        f"/tools/0/examples/e{i}/input/xs" for i in range(len(unique), len(unique) + len(repeated))
+    ]
+
+
+def test_many_anchor_references_are_resolved_in_one_walk():
+    def compile_with(n: int) -> Callable[[], Any]:
+        schema = {"$defs": {"a": {"$anchor": "a"}}, "properties": {f"p{i}": {"$ref": "#a"} for i in range(n)}}
+        return lambda: json_schema._compile(json.dumps(schema))
+
+    assert lines(compile_with(400)) <= 2.1 * lines(compile_with(200))
+
+
+def test_check_instance_without_a_validator_is_empty():
+    assert check_instance(compile_schema({"$schema": "urn:other"}), 1, Budget(1)).errors == []
