@@ -1,7 +1,7 @@
 """Bounds on checks whose cost the description itself controls.
 
 Checking examples runs code shaped by untrusted input: JSON Schemas (whose ``$ref`` graph
-can make evaluation exponential) and regular expressions. Each of these
+can make evaluation exponential), regular expressions and URI templates. Each of these
 checks spends from one :class:`Budget` per document, sized by the document, so the total
 work is proportional to the input; a check that cannot be paid for is skipped and
 reported as incomplete instead of running for hours.
@@ -32,6 +32,8 @@ BRANCH_COST = 2_000
 ITEM_COST = 10
 """More for each entry a keyword walks through: the names of ``properties`` and
 ``required``, the values of ``enum``, the items ``uniqueItems`` compares."""
+TEMPLATE_STEP_COST = 60
+"""One state of the URI-template matcher advanced by one character."""
 REGEX_STEP_COST = 1
 """One RE2 instruction times one character: the worst case of a linear-time match."""
 
@@ -153,6 +155,7 @@ __all__ = [
     "REFERENCE_COST",
     "REGEX_STEP_COST",
     "SCHEMA_FRAMES",
+    "TEMPLATE_STEP_COST",
     "Budget",
     "OutOfWork",
     "measure",
