@@ -177,6 +177,15 @@ def test_a_pattern_re2_cannot_run_is_skipped_with_a_warning(pattern, reason):
     assert f"could only be partly checked against inputSchema (pattern {pattern!r} {reason})" in warning.message
 
 
+def test_thousands_of_unmatchable_patterns_make_one_short_warning():
+    properties = {f"p{i}": {"type": "string", "pattern": f"(a)\\1-{i}"} for i in range(3000)}
+    value = {f"p{i}": "a" for i in range(3000)}
+    diagnostics = check_document(tool_with({"type": "object", "properties": properties}, value)).diagnostics
+    [warning] = found(diagnostics, "incomplete-tool-example-validation")
+    assert warning.message.count("cannot be matched in linear time") == 3
+    assert "2997 more parts could not be checked" in warning.message
+
+
 def test_5000_nested_groups_are_a_pattern_like_any_other():
     pattern = "(" * 5000 + "a" + ")" * 5000
     diagnostics = check_document(tool_with(string_property(pattern=pattern), {"s": "a"}, {"s": "b"})).diagnostics

@@ -38,6 +38,8 @@ DIALECTS: dict[str, Dialect] = {
 """The dialects Tool schemas may declare (MCP 2025-11-25 and later default to 2020-12)."""
 
 MAX_ERRORS = 5
+MAX_REASONS = 3
+"""Reasons for skipping parts of a check that are named; the others are counted."""
 
 TOO_DEEP = "the schema is too deeply nested or self-referential to check"
 
@@ -204,7 +206,10 @@ def check_instance(compiled: Compiled, instance: Any, budget: Budget) -> Instanc
             evaluation.note(TOO_DEEP)
         except OutOfWork:
             evaluation.note(OVER_BUDGET)
-    return InstanceCheck(errors, tuple(evaluation.unchecked))
+    reasons = list(evaluation.unchecked)
+    if len(reasons) > MAX_REASONS:  # a schema may hold thousands of unmatchable patterns
+        reasons[MAX_REASONS:] = [f"{len(reasons) - MAX_REASONS} more parts could not be checked"]
+    return InstanceCheck(errors, tuple(reasons))
 
 
 __all__ = [

@@ -37,11 +37,11 @@ class Evaluation:
     """What one instance check may spend, and which of its parts it had to skip."""
 
     budget: Budget
-    unchecked: list[str] = field(default_factory=list)
+    unchecked: dict[str, None] = field(default_factory=dict)
+    """Why parts were skipped, each reason once, in the order met."""
 
     def note(self, reason: str) -> None:
-        if reason not in self.unchecked:
-            self.unchecked.append(reason)
+        self.unchecked.setdefault(reason)
 
 
 _CURRENT: ContextVar[Evaluation | None] = ContextVar("mcpdesc_schema_evaluation", default=None)

@@ -225,7 +225,7 @@ def _expansions(automaton: _Automaton, expression: _Expression, following: int) 
     return none_yet
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)  # an automaton holds a few nodes per character of its template
 def _compile(template: str) -> _Automaton | None:
     parts = _parse(template)
     if parts is None:
