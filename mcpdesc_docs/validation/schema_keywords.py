@@ -64,8 +64,12 @@ def _search(pattern: object, text: str) -> bool | None:
     """Whether ``pattern`` matches in ``text``; None when that cannot be found out."""
     if not isinstance(pattern, str):
         return None
-    regex = compile_linear(pattern)
     evaluation = _CURRENT.get()
+    regex = compile_linear(pattern, evaluation.budget if evaluation is not None else None)
+    if regex is None:
+        if evaluation is not None:
+            evaluation.note(OVER_BUDGET)
+        return None
     if isinstance(regex, str):
         if evaluation is not None:
             evaluation.note(regex)
