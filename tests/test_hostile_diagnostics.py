@@ -42,7 +42,7 @@ from mcpdesc_docs.diagnostics import (
 from mcpdesc_docs.validation import document as document_module
 from mcpdesc_docs.validation.registry import MAX_FINDINGS, Finding, Rule
 from mcpdesc_docs.validation.rules import tool_schemas as tool_schemas_module
-from mcpdesc_docs.validation.unique_items import all_unique
+from mcpdesc_docs.validation.schema_keywords import all_unique
 from mcpdesc_docs.validation.validator import check_document
 
 from .helpers import base_document

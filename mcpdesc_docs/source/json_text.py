@@ -10,8 +10,8 @@ import json
 import math
 import re
 
-from .limits import LIMITS_RULE, Limits
-from .positions import SYNTAX_RULE, fatal, offset_position
+from .limits import LIMITS_RULE, Limits, integer_out_of_range, integer_out_of_range_message
+from .positions import PROFILE_RULE, SYNTAX_RULE, fatal, offset_position
 from .yaml_events import walk_yaml_events
 
 # libyaml refuses JSON's surrogate-pair escapes (\ud83d\ude00). For the position pass
@@ -40,6 +40,31 @@ def _object_without_duplicates(pairs: list[tuple[str, object]]) -> dict[str, obj
 
 def _reject_constant(token: str) -> object:
     raise ValueError(token)
+
+
+class _NumberRefused(Exception):
+    """A number literal the YAML profile refuses too, so the event walk can locate it."""
+
+    def __init__(self, literal: str, message: str, code: str, rule: str) -> None:
+        self.literal = literal
+        self.message = message
+        self.code = code
+        self.rule = rule
+
+
+def _integer(literal: str) -> int:
+    # Checked before int(): Python refuses integers of more than 4,300 digits with a
+    # ValueError that would be taken for a non-finite constant.
+    if integer_out_of_range(literal):
+        raise _NumberRefused(literal, integer_out_of_range_message(literal), "input-number-too-large", LIMITS_RULE)
+    return int(literal)
+
+
+def _float(literal: str) -> float:
+    number = float(literal)
+    if not math.isfinite(number):  # 1e999 overflows to infinity without reaching parse_constant
+        raise _NumberRefused(literal, f"non-finite number {literal} is not allowed", "non-finite-number", PROFILE_RULE)
+    return number
 
 
 _JSON_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
@@ -72,7 +97,13 @@ def parse_json(text: str, name: str, limits: Limits) -> object:
             rule=LIMITS_RULE,
         )
     try:
-        data = json.loads(text, object_pairs_hook=_object_without_duplicates, parse_constant=_reject_constant)
+        data = json.loads(
+            text,
+            object_pairs_hook=_object_without_duplicates,
+            parse_constant=_reject_constant,
+            parse_int=_integer,
+            parse_float=_float,
+        )
     except json.JSONDecodeError as exc:
         raise fatal(
             name, f"invalid JSON: {exc.msg}", exc.lineno, exc.colno, code="json-syntax", rule=SYNTAX_RULE
@@ -81,6 +112,11 @@ def parse_json(text: str, name: str, limits: Limits) -> object:
         # The event walk reports the duplicate at its exact position.
         walk_yaml_events(text, limits, name)
         raise fatal(name, f"duplicate key {exc.key!r}", 1, 1, code="duplicate-key") from None
+    except _NumberRefused as exc:
+        # The event walk refuses the same literal, at its position.
+        walk_yaml_events(positions_text(text), limits, name)
+        position = offset_position(text, max(text.find(exc.literal), 0))
+        raise fatal(name, exc.message, *position, code=exc.code, rule=exc.rule) from None
     except ValueError as exc:
         position = offset_position(text, max(text.find(str(exc)), 0))
         raise fatal(name, f"non-finite number {exc} is not allowed", *position, code="non-finite-number") from None
@@ -144,9 +180,6 @@ def _check_json_values(data: object, name: str, text: str, limits: Limits) -> No
     while stack:
         value = stack.pop()
         nodes += 1
-        # Literals such as 1e999 overflow to infinity without ever reaching parse_constant.
-        if isinstance(value, float) and not math.isfinite(value):
-            raise fatal(name, "a number overflows to a non-finite value", 1, 1, code="non-finite-number")
         too_long = isinstance(value, str) and len(value) > limits.max_string_length
         if isinstance(value, dict):
             too_long = any(len(key) > limits.max_string_length for key in value)

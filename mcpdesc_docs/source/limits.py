@@ -2,9 +2,34 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 LIMITS_RULE = "mcpdesc.input.limits"
+
+_LARGEST_DOUBLE = int(sys.float_info.max)
+_LARGEST_DIGITS = len(str(_LARGEST_DOUBLE))
+
+
+def integer_out_of_range(literal: str) -> bool:
+    """Whether an integer literal lies beyond an IEEE 754 double (about 1.8e308). RFC 8259
+    section 6 warns that readers may hold numbers as doubles, so such a number does not
+    mean the same everywhere; here it would break arithmetic that mixes it with floats,
+    and Python refuses to even read integers of more than 4,300 digits. Decided on the
+    literal's length where it can be, so a million digits cost nothing to refuse."""
+    digits = literal.lstrip("-")
+    if len(digits) != _LARGEST_DIGITS:
+        return len(digits) > _LARGEST_DIGITS
+    return int(digits) > _LARGEST_DOUBLE
+
+
+def integer_out_of_range_message(literal: str) -> str:
+    digits = literal.lstrip("-")
+    shown = literal if len(literal) <= 24 else literal[:20] + "..."
+    return (
+        f"the integer {shown} ({len(digits)} digits) is beyond the range of JSON numbers every reader "
+        "can hold (an IEEE 754 double, about 1.8e308)"
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ import yaml
 
 from ..errors import DescriptionError
 from . import pointer as jp
-from .limits import LIMITS_RULE, Limits
+from .limits import LIMITS_RULE, Limits, integer_out_of_range, integer_out_of_range_message
 from .positions import PROFILE_RULE, SYNTAX_RULE, SourceMap, fatal, offset_position
 
 # JSON-like scalar resolution (the YAML 1.2 JSON schema): only these plain scalars are
@@ -29,6 +29,10 @@ class _NonFinite(Exception):
     pass
 
 
+class _IntegerOutOfRange(Exception):
+    pass
+
+
 def _resolve_plain(value: str) -> object:
     if value == "null" or value == "":
         return None
@@ -37,6 +41,8 @@ def _resolve_plain(value: str) -> object:
     if value == "false":
         return False
     if _INT.fullmatch(value):
+        if integer_out_of_range(value):
+            raise _IntegerOutOfRange(value)
         return int(value)
     if _FLOAT.fullmatch(value):
         number = float(value)
@@ -163,6 +169,9 @@ class _Walk:
             return _resolve_plain(event.value) if plain else event.value
         except _NonFinite:
             raise self.fail(f"non-finite number {event.value} is not allowed", position, "non-finite-number") from None
+        except _IntegerOutOfRange:
+            message = integer_out_of_range_message(event.value)
+            raise self.fail(message, position, "input-number-too-large", LIMITS_RULE) from None
 
     def collection(self, event: yaml.CollectionStartEvent, position: tuple[int, int]) -> object:
         if event.tag not in (None, "!"):

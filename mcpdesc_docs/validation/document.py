@@ -12,6 +12,8 @@ from ..kinds import BY_NAME, KINDS
 from ..source import pointer as jp
 from ..spec.revisions import REVISIONS
 from ..spec.versions import Specification
+from .budget import Budget
+from .json_schema import Compiled, InstanceCheck, check_instance, compile_schema
 from .registry import Finding
 
 JsonObject = Mapping[str, Any]
@@ -146,6 +148,8 @@ class Document:
     """Use site pointer -> what it resolves to."""
     _components: dict[tuple[str, str], tuple[Any, str] | None] = field(default_factory=dict)
     """(namespace, name) -> (value, pointer) at the end of the component's chain, or None."""
+    _compiled: dict[int, tuple[object, Compiled]] = field(default_factory=dict)
+    _budget: Budget | None = None
 
     @classmethod
     def build(cls, data: JsonObject, specification: Specification) -> Document:
@@ -269,6 +273,28 @@ class Document:
         """Record why a reference does not resolve."""
         requirement = "req-elicitation-schema-references-resolved" if "/elicitations/" in pointer else None
         self.resolution_problems.append(Finding.error(code, message, pointer, requirement))
+
+    @property
+    def budget(self) -> Budget:
+        """What checking this document's examples may spend, in all (see budget.py)."""
+        if self._budget is None:
+            self._budget = Budget.for_document(self.data)
+        return self._budget
+
+    def compiled_schema(self, schema: object) -> Compiled:
+        """A schema of this document, compiled once per object: one tool's schema checks
+        every example of the tool, and compiling is keyed by the schema's text, which would
+        otherwise be written out again for each example. The object is kept with the
+        result, so its id cannot be reused by another while the entry exists."""
+        entry = self._compiled.get(id(schema))
+        if entry is None or entry[0] is not schema:
+            entry = (schema, compile_schema(schema))
+            self._compiled[id(schema)] = entry
+        return entry[1]
+
+    def check_instance(self, schema: object, instance: object) -> InstanceCheck:
+        """``instance`` checked against ``schema`` (a schema of this document), within the budget."""
+        return check_instance(self.compiled_schema(schema), instance, self.budget)
 
     def resolved_form_schema(self, elicitation: Elicitation) -> Resolved | None:
         value = elicitation.data.get("requestedSchema")

@@ -1,6 +1,11 @@
 """Embedded JSON Schemas (tool input/output, elicitation requests): dialects, compilation
 and instance validation, offline. Compiled validators are cached, so validating a
-description many times compiles each distinct schema once."""
+description many times compiles each distinct schema once.
+
+The schemas and the examples checked against them are untrusted: patterns are matched by
+RE2 and evaluation is paid for from the document's budget (:mod:`.schema_keywords`), and
+the recursive evaluator runs with fixed stack headroom, so a schema too deep or
+self-referential to evaluate makes the check incomplete instead of crashing it."""
 
 from __future__ import annotations
 
@@ -12,14 +17,19 @@ from typing import Any
 from urllib.parse import unquote
 
 import referencing.exceptions
-from jsonschema import Draft7Validator, Draft202012Validator
+from jsonschema import Draft7Validator, Draft202012Validator, FormatChecker
 from jsonschema.exceptions import SchemaError
 from jsonschema.protocols import Validator
 from referencing import Registry
 
 from ..source import pointer as jp
+from .budget import OVER_BUDGET, Budget, OutOfWork, stack_headroom
+from .linear_regex import is_regex
+from .schema_keywords import evaluating, linear_dialect
 
-DIALECTS: dict[str, type[Validator]] = {
+Dialect = type[Draft202012Validator] | type[Draft7Validator]
+
+DIALECTS: dict[str, Dialect] = {
     "https://json-schema.org/draft/2020-12/schema": Draft202012Validator,
     "https://json-schema.org/draft/2020-12/schema#": Draft202012Validator,
     "http://json-schema.org/draft-07/schema": Draft7Validator,
@@ -28,6 +38,26 @@ DIALECTS: dict[str, type[Validator]] = {
 """The dialects Tool schemas may declare (MCP 2025-11-25 and later default to 2020-12)."""
 
 MAX_ERRORS = 5
+MAX_REASONS = 3
+"""Reasons for skipping parts of a check that are named; the others are counted."""
+
+TOO_DEEP = "the schema is too deeply nested or self-referential to check"
+
+_LINEAR: dict[Dialect, type[Validator]] = {
+    dialect: linear_dialect(dialect) for dialect in (Draft202012Validator, Draft7Validator)
+}
+"""Each dialect as examples are checked with it (see schema_keywords)."""
+
+
+def _safe_formats(dialect: Dialect) -> FormatChecker:
+    """The dialect's format checker, with the ``regex`` format (which schemas' patterns are
+    checked against, by the meta-schema) safe on untrusted patterns."""
+    checker = FormatChecker(formats=())
+    checker.checkers = {**dialect.FORMAT_CHECKER.checkers, "regex": (is_regex, ())}
+    return checker
+
+
+_META_FORMATS = {dialect: _safe_formats(dialect) for dialect in _LINEAR}
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,12 +69,28 @@ class Compiled:
     """Why the schema is not a valid schema of its dialect."""
     external_refs: tuple[tuple[str, str], ...] = ()
     """(pointer inside the schema, $ref) for references that would need a download."""
+    unchecked: str | None = None
+    """Why the schema itself could not be checked (then it is not used either)."""
 
 
 @dataclass(frozen=True, slots=True)
 class InstanceError:
     path: tuple[str | int, ...]
     message: str
+
+
+@dataclass(frozen=True, slots=True)
+class InstanceCheck:
+    """What checking one value against a compiled schema found."""
+
+    errors: list[InstanceError]
+    """Up to MAX_ERRORS problems."""
+    unchecked: tuple[str, ...] = ()
+    """Why parts of the value were not checked (patterns RE2 cannot match, a schema too
+    deep to evaluate, an exhausted budget); empty when the check was complete."""
+    unresolvable: bool = False
+    """The check needed a reference outside the schema, which is never downloaded (the
+    errors are then left out: they may be artefacts of the missing part)."""
 
 
 def external_refs(schema: object, at: str = "") -> Iterator[tuple[str, str]]:
@@ -89,11 +135,11 @@ def _anchors(schema: object) -> set[str]:
     return found
 
 
-def _resolves(schema: object, ref: str) -> bool:
+def _resolves(schema: object, ref: str, anchors: set[str]) -> bool:
     """Whether a same-document reference ("#/$defs/x" or "#anchor") names something."""
     fragment = unquote(ref[1:])
     if fragment and not fragment.startswith("/"):
-        return fragment in _anchors(schema)
+        return fragment in anchors
     target: Any = schema
     for part in jp.split(fragment):
         if isinstance(target, Mapping) and part in target:
@@ -111,42 +157,68 @@ def _compile(text: str) -> Compiled:
     refs = tuple(sorted(external_refs(schema)))
     declared = schema.get("$schema") if isinstance(schema, dict) else None
     if declared is None:
-        cls: type[Validator] = Draft202012Validator
+        cls: Dialect = Draft202012Validator
     elif isinstance(declared, str) and declared in DIALECTS:
         cls = DIALECTS[declared]
     else:
         return Compiled(None, unsupported_dialect=str(declared), external_refs=refs)
     try:
-        cls.check_schema(schema)
+        cls.check_schema(schema, format_checker=_META_FORMATS[cls])
     except SchemaError as exc:
         where = "/".join(str(p) for p in exc.absolute_path)
         return Compiled(None, invalid=f"{exc.message}" + (f" (at {where})" if where else ""), external_refs=refs)
+    anchors = _anchors(schema)  # once: walking the schema per "#name" reference is quadratic
     for at, ref in _local_refs(schema):
-        if not _resolves(schema, ref):
+        if not _resolves(schema, ref, anchors):
             return Compiled(
                 None, invalid=f"$ref {ref!r} at {at or '/'} points at nothing in the schema", external_refs=refs
             )
     # An empty registry: a reference outside the schema is never retrieved.
-    return Compiled(cls(schema, registry=Registry()), external_refs=refs)
+    return Compiled(_LINEAR[cls](schema, registry=Registry()), external_refs=refs)
 
 
 def compile_schema(schema: object) -> Compiled:
-    return _compile(json.dumps(schema, sort_keys=True, ensure_ascii=False))
+    """The schema compiled, once per distinct schema text. Callers that check many values
+    against one schema object should keep the result (Document.compiled_schema does), as
+    the key is the schema's whole text."""
+    with stack_headroom():
+        try:
+            return _compile(json.dumps(schema, sort_keys=True, ensure_ascii=False))
+        except RecursionError:
+            # The meta-schema check recurses about ten frames per level of the schema.
+            return Compiled(None, unchecked=TOO_DEEP, external_refs=tuple(sorted(external_refs(schema))))
 
 
-def instance_errors(compiled: Compiled, instance: Any) -> list[InstanceError] | None:
-    """Up to MAX_ERRORS problems, or None when validation cannot be completed offline."""
+def check_instance(compiled: Compiled, instance: Any, budget: Budget) -> InstanceCheck:
+    """Check ``instance`` against the schema, spending from ``budget``."""
     if compiled.validator is None:
-        return []
+        return InstanceCheck([])
     errors: list[InstanceError] = []
-    try:
-        for problem in compiled.validator.iter_errors(instance):
-            errors.append(InstanceError(tuple(problem.absolute_path), problem.message))
-            if len(errors) >= MAX_ERRORS:
-                break
-    except referencing.exceptions.Unresolvable:
-        return None
-    return errors
+    with evaluating(budget) as evaluation, stack_headroom():
+        try:
+            for problem in compiled.validator.iter_errors(instance):
+                errors.append(InstanceError(tuple(problem.absolute_path), problem.message))
+                if len(errors) >= MAX_ERRORS:
+                    break
+        except referencing.exceptions.Unresolvable:
+            return InstanceCheck([], unresolvable=True)
+        except RecursionError:
+            evaluation.note(TOO_DEEP)
+        except OutOfWork:
+            evaluation.note(OVER_BUDGET)
+    reasons = list(evaluation.unchecked)
+    if len(reasons) > MAX_REASONS:  # a schema may hold thousands of unmatchable patterns
+        reasons[MAX_REASONS:] = [f"{len(reasons) - MAX_REASONS} more parts could not be checked"]
+    return InstanceCheck(errors, tuple(reasons))
 
 
-__all__ = ["DIALECTS", "Compiled", "InstanceError", "compile_schema", "external_refs", "instance_errors"]
+__all__ = [
+    "DIALECTS",
+    "TOO_DEEP",
+    "Compiled",
+    "InstanceCheck",
+    "InstanceError",
+    "check_instance",
+    "compile_schema",
+    "external_refs",
+]

@@ -11,7 +11,6 @@ from typing import Any
 from ...source import pointer as jp
 from ...spec.revisions import before, describe
 from ..document import Document, as_list, as_object
-from ..json_schema import compile_schema, instance_errors
 from ..registry import Finding, rule
 from .results import Example, examples_of
 
@@ -25,6 +24,35 @@ def _steps(document: Document) -> Iterator[tuple[Example, int, str, Mapping[str,
 
 def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _differ(declared: Any, requested: Any) -> bool:
+    """Whether two JSON values differ. Python's ``==`` (which stops at the first difference)
+    decides most cases; only values it calls equal are written out, as it also calls 1,
+    1.0 and true equal. Every step may name the same declared schema: writing it out for
+    each step would cost its size times the number of steps."""
+    return declared != requested or _canonical(declared) != _canonical(requested)
+
+
+def _content_against_schema(
+    document: Document, label: str, at: str, schema: Mapping[str, Any], content: Any
+) -> Iterator[Finding]:
+    check = document.check_instance(schema, content)
+    for problem in check.errors:
+        yield Finding.error(
+            "interaction-example-elicitation-content-schema-mismatch",
+            f"{label}: the accepted content does not match the request schema: {problem.message}",
+            jp.join(at, "response", "content", *problem.path),
+        )
+    unchecked = document.compiled_schema(schema).unchecked
+    reasons = [*([unchecked] if unchecked else []), *check.unchecked]
+    if reasons:
+        yield Finding.warning(
+            "incomplete-elicitation-content-validation",
+            f"{label}: the accepted content could only be partly checked against the request schema "
+            f"({'; '.join(reasons)})",
+            jp.join(at, "response", "content"),
+        )
 
 
 @rule("mcp.interaction-example.protocol-version")
@@ -99,13 +127,7 @@ def _elicitation_step(
                 jp.join(at, "response"),
             )
         elif isinstance(request.get("requestedSchema"), Mapping):
-            errors = instance_errors(compile_schema(request["requestedSchema"]), response["content"]) or []
-            for problem in errors:
-                yield Finding.error(
-                    "interaction-example-elicitation-content-schema-mismatch",
-                    f"{label}: the accepted content does not match the request schema: {problem.message}",
-                    jp.join(at, "response", "content", *problem.path),
-                )
+            yield from _content_against_schema(document, label, at, request["requestedSchema"], response["content"])
     name = step.get("declaration")
     if not isinstance(name, str):
         return
@@ -135,7 +157,7 @@ def _elicitation_step(
     if mode == "form" and "requestedSchema" in declaration:
         pointer = jp.join(example.primitive.pointer, "elicitations", position, "requestedSchema")
         resolved = document.resolve(declaration["requestedSchema"], pointer, "schemas")
-        if resolved is not None and _canonical(resolved.value) != _canonical(request.get("requestedSchema")):
+        if resolved is not None and _differ(resolved.value, request.get("requestedSchema")):
             yield Finding.error(
                 mismatch,
                 f"{label}: the requestedSchema differs from the one declaration {name!r} declares",

@@ -9,6 +9,7 @@ from typing import Any
 
 from ...source import pointer as jp
 from ...spec.revisions import before, describe
+from ..budget import OVER_BUDGET
 from ..document import Document, Primitive, as_list, as_object
 from ..registry import Finding, rule
 from ..uri_templates import could_expand_to, is_valid_template, variable_names
@@ -198,7 +199,17 @@ def template_example_uri(document: Document) -> Iterator[Finding]:
             if example.primitive is not template:
                 continue
             uri = example.data.get("uri")
-            if isinstance(uri, str) and not could_expand_to(pattern, uri):
+            if not isinstance(uri, str):
+                continue
+            expands = could_expand_to(pattern, uri, document.budget)
+            if expands is None:
+                yield Finding.warning(
+                    "incomplete-resource-template-example-check",
+                    f"{example.label}: whether its uri is an expansion of the uriTemplate could not be checked "
+                    f"({OVER_BUDGET})",
+                    jp.join(example.pointer, "uri"),
+                )
+            elif not expands:
                 yield Finding.error(
                     "resource-template-example-invalid-expansion",
                     f"{example.label}: {uri!r} is not an expansion of {pattern!r}",

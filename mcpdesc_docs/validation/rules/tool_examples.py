@@ -14,7 +14,6 @@ from typing import Any
 from ...source import pointer as jp
 from ...spec.revisions import before, describe
 from ..document import Document, Primitive, as_object
-from ..json_schema import compile_schema, instance_errors
 from ..registry import Finding, rule
 from .results import Example, completed, content_blocks, examples_of, meta_floor, result_type
 
@@ -67,20 +66,20 @@ def _check_against(
     schema = _tool_schema(document, tool, member)
     if schema is None:
         return
-    compiled = compile_schema(schema)
+    compiled = document.compiled_schema(schema)
     incomplete = False
+    unchecked: list[str] = []
     modern = any(revision >= DIALECT_FLOOR for revision in tool.scope)
     if modern:
-        errors = instance_errors(compiled, value)
-        if errors is None:
-            incomplete = True
-        else:
-            for problem in errors:
-                yield Finding.error(
-                    "tool-example-schema-mismatch",
-                    f"{example.label}: {what} does not match the tool's {member}: {problem.message}",
-                    jp.join(at, *problem.path),
-                )
+        check = document.check_instance(schema, value)
+        incomplete = check.unresolvable
+        unchecked = [*([compiled.unchecked] if compiled.unchecked else []), *check.unchecked]
+        for problem in check.errors:
+            yield Finding.error(
+                "tool-example-schema-mismatch",
+                f"{example.label}: {what} does not match the tool's {member}: {problem.message}",
+                jp.join(at, *problem.path),
+            )
     else:
         for path, message in _legacy_problems(schema, value):
             yield Finding.error(
@@ -89,13 +88,17 @@ def _check_against(
                 jp.join(at, *path),
             )
     early = before(tool.scope, DIALECT_FLOOR)
+    reasons = unchecked
     if early or compiled.external_refs or incomplete:
-        reason = (
-            f"protocol version(s) {describe(early)} define no schema dialect" if early else "it uses external $refs"
+        reasons.insert(
+            0, f"protocol version(s) {describe(early)} define no schema dialect" if early else "it uses external $refs"
         )
+    if reasons:
+        # Also where a pattern cannot be matched in linear time or the budget ran out: the
+        # example is not refused, only its check is partial, so it is this rule's warning.
         yield Finding.warning(
             "incomplete-tool-example-validation",
-            f"{example.label}: {what} could only be partly checked against {member} ({reason})",
+            f"{example.label}: {what} could only be partly checked against {member} ({'; '.join(reasons)})",
             at,
         )
 

@@ -10,7 +10,6 @@ from typing import Any
 from ...source import pointer as jp
 from ...spec.revisions import before, describe, outside
 from ..document import Document, Primitive
-from ..json_schema import compile_schema
 from ..registry import Finding, rule
 
 DIALECT_FLOOR = "2025-11-25"
@@ -40,7 +39,7 @@ def schema_dialect(document: Document) -> Iterator[Finding]:
     for tool, member, pointer, schema in tool_schemas(document):
         if not _modern(tool) or not isinstance(schema, Mapping) or "$schema" not in schema:
             continue
-        compiled = compile_schema(schema)
+        compiled = document.compiled_schema(schema)
         if compiled.unsupported_dialect is not None:
             yield Finding.error(
                 "unsupported-tool-schema-dialect",
@@ -55,11 +54,17 @@ def schema_valid(document: Document) -> Iterator[Finding]:
     for tool, member, pointer, schema in tool_schemas(document):
         if not _modern(tool):
             continue
-        compiled = compile_schema(schema)
+        compiled = document.compiled_schema(schema)
         if compiled.invalid is not None:
             yield Finding.error(
                 "invalid-tool-schema",
                 f"{tool.label}: {member} is not a valid JSON Schema: {compiled.invalid}",
+                pointer,
+            )
+        elif compiled.unchecked is not None:
+            yield Finding.warning(
+                "unchecked-tool-schema",
+                f"{tool.label}: {member} could not be checked: {compiled.unchecked}",
                 pointer,
             )
 
@@ -104,7 +109,7 @@ def legacy_shape(document: Document) -> Iterator[Finding]:
 @rule("mcp.tool.schema.external-ref")
 def external_references(document: Document) -> Iterator[Finding]:
     for tool, member, pointer, schema in tool_schemas(document):
-        for at, ref in compile_schema(schema).external_refs:
+        for at, ref in document.compiled_schema(schema).external_refs:
             yield Finding.warning(
                 "unresolved-external-tool-schema-reference",
                 f"{tool.label}: {member} refers to {ref}, which is never downloaded; it is kept, but values "
