@@ -63,8 +63,12 @@ def _variant_lines(variant: Variant, words: Words) -> Iterable[str]:
                 details.append(f"default {row.default}")
             if row.choices:
                 details.append("one of " + ", ".join(row.choices))
+            if row.listed_as is not None:
+                details.append(f"see {row.listed_as} above")
             text = f" — {row.description}" if row.description else ""
             yield f"{indent}- `{row.name}` ({'; '.join(details)}){text}"
+        if tree.omitted_rows:
+            yield f"- … {tree.omitted_rows} more rows not shown"
     if variant.arguments:
         yield ""
         yield "### Arguments"

@@ -1,0 +1,183 @@
+"""Hostile descriptions build in bounded time, memory and site size (issue 15).
+
+Growth is asserted by counts (rows, calls, bytes), never by time. Where a build as a whole
+must be shown to finish, it runs in a subprocess with a memory limit and a generous
+timeout, so a regression fails here instead of hanging the suite or the machine.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcpdesc_docs.model import schema_tree
+from mcpdesc_docs.model.schema_tree import MAX_ROWS, build_schema_tree
+
+from .sites import build, parse
+
+MEMORY_LIMIT = 2 * 1024**3
+"""Address space of a bounded build (issue 15 asks for a peak under 1 GB; Python's own
+mappings make the address space larger than the resident set)."""
+BUILD_TIMEOUT = 50
+"""Ten times the issue's 5 s target for a 1 MB description, within pytest-timeout's 60 s."""
+
+
+def document(**root: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "mcpdesc": "0.9.0",
+        "info": {"name": "hostile", "version": "1.0.0"},
+        "protocolVersions": ["2025-06-18"],
+    }
+    data.update(root)
+    return data
+
+
+def fan_out_schema(levels: int, width: int) -> dict[str, Any]:
+    """``$defs`` levels whose ``width`` properties all refer to the next level: expanded
+    at every use, a table would have width**levels rows."""
+    definitions: dict[str, Any] = {}
+    for level in range(levels):
+        if level == levels - 1:
+            definitions[f"L{level}"] = {"type": "string", "description": "The leaf."}
+        else:
+            properties = {f"p{n}": {"$ref": f"#/$defs/L{level + 1}"} for n in range(width)}
+            definitions[f"L{level}"] = {"type": "object", "properties": properties}
+    return {"type": "object", "properties": {"root": {"$ref": "#/$defs/L0"}}, "$defs": definitions}
+
+
+def bounded_build(tmp_path: Path, data: dict[str, Any]) -> tuple[int, int, int, str]:
+    """Build ``data`` in a subprocess under a memory limit and a timeout: (exit code,
+    input bytes, site bytes, stderr)."""
+    source = tmp_path / "hostile.json"
+    source.write_text(json.dumps(data), encoding="utf-8")
+    site = tmp_path / "site"
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "mcpdesc_docs.cli", "build", str(source), "-o", str(site)],
+        capture_output=True,
+        text=True,
+        timeout=BUILD_TIMEOUT,
+        preexec_fn=limit,
+        env={"PATH": "/usr/bin:/bin", "MCPDESC_DOCS_CACHE_DIR": ""},
+        check=False,
+    )
+    size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file()) if site.is_dir() else 0
+    return done.returncode, source.stat().st_size, size, done.stderr
+
+
+# Class 3: $ref fan-out in schema tables.
+
+
+def test_a_definition_used_several_times_is_expanded_once_and_linked():
+    schema_tree._tree_of_text.cache_clear()
+    rows = build_schema_tree(fan_out_schema(10, 4), "input").rows
+    # root, then per level one expanded property and three links: 1 + 9 * 4, not 4**10.
+    assert len(rows) == 1 + 9 * 4
+    anchors = {row.anchor: index for index, row in enumerate(rows)}
+    links = [row for row in rows if row.listed_at is not None]
+    assert len(links) == 9 * 3
+    for index, row in enumerate(rows):
+        if row.listed_at is not None:
+            assert anchors[row.listed_at] < index  # points back at the first expansion
+            assert row.listed_as == f"L{row.anchor.count('.')}"
+            assert row.types == ("object",) or row.types == ("string",)
+    assert rows[anchors["input-root.p0.p0"]].listed_at is None
+
+
+def test_rows_grow_with_the_schema_not_with_the_paths_through_it():
+    counts = [len(build_schema_tree(fan_out_schema(levels, 6), "input").rows) for levels in (4, 8)]
+    assert counts == [1 + 3 * 6, 1 + 7 * 6]
+
+
+def test_definitions_shared_by_branches_of_a_combinator_are_listed_once():
+    shared = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}}
+    schema = {
+        "type": "object",
+        "properties": {"x": {"anyOf": [{"$ref": "#/$defs/S"}, {"$ref": "#/$defs/S"}]}, "y": {"$ref": "#/$defs/S"}},
+        "$defs": {"S": shared},
+    }
+    rows = build_schema_tree(schema, "input").rows
+    assert [(r.anchor, r.listed_at) for r in rows] == [
+        ("input-x", None),
+        ("input-x.anyOf1", None),
+        ("input-x.anyOf1.a", None),
+        ("input-x.anyOf1.b", None),
+        ("input-x.anyOf2", "input-x.anyOf1"),
+        ("input-y", "input-x.anyOf1"),
+    ]
+
+
+def test_members_written_beside_a_repeated_ref_are_still_listed():
+    schema = {
+        "type": "object",
+        "properties": {
+            "home": {"$ref": "#/$defs/Address"},
+            "work": {"$ref": "#/$defs/Address", "properties": {"floor": {"type": "integer"}}},
+        },
+        "$defs": {"Address": {"type": "object", "properties": {"street": {"type": "string"}}}},
+    }
+    rows = build_schema_tree(schema, "input").rows
+    assert [r.anchor for r in rows] == ["input-home", "input-home.street", "input-work", "input-work.floor"]
+    assert rows[2].listed_as == "Address"
+
+
+def test_a_reference_to_the_root_is_recursive():
+    schema = {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#"}}}}
+    rows = build_schema_tree(schema, "input").rows
+    assert [r.anchor for r in rows] == ["input-children", "input-children.items"]
+    assert "recursive: see above" in rows[1].constraints
+
+
+def test_a_wide_schema_shows_a_bounded_number_of_rows_and_says_how_many_are_left_out():
+    wide = {"type": "object", "properties": {f"p{n}": {"type": "string"} for n in range(MAX_ROWS + 345)}}
+    tree = build_schema_tree(wide, "input")
+    assert len(tree.rows) == MAX_ROWS
+    assert tree.omitted_rows == 345
+    assert '"p2344"' in tree.json  # the JSON view keeps everything
+
+
+def test_rows_past_the_cap_are_counted_without_expanding_shared_definitions_again():
+    schema = fan_out_schema(60, 40)  # 59 * 40 rows: past the cap, still linear
+    tree = build_schema_tree(schema, "input")
+    assert len(tree.rows) + tree.omitted_rows == 1 + 12 * 40  # MAX_DEPTH cuts the levels off
+
+
+def test_schema_tables_link_repeats_and_count_what_is_left_out(tmp_path):
+    wide = {"type": "object", "properties": {f"p{n}": {"type": "string"} for n in range(MAX_ROWS + 5)}}
+    data = document(
+        tools=[
+            {"name": "fan", "inputSchema": fan_out_schema(10, 4)},
+            {"name": "wide", "inputSchema": wide},
+        ]
+    )
+    (tmp_path / "d.json").write_text(json.dumps(data))
+    code, out, err = build(tmp_path / "d.json", tmp_path / "site")
+    assert code == 0, out + err
+    page = parse(tmp_path / "site" / "tools" / "fan.html")
+    link = page.select_one('tr[id="input-root.p1"] a[href="#input-root.p0"]')
+    assert link is not None
+    assert link.get_text() == "L1"
+    assert len(page.select("table.params tbody tr")) == 37
+    wide_page = parse(tmp_path / "site" / "tools" / "wide.html")
+    assert len(wide_page.select("table.params tbody tr[id]")) == MAX_ROWS
+    assert "… 5 more rows not shown" in wide_page.select_one("table.params tr.more").get_text()
+    twin = (tmp_path / "site" / "tools" / "fan.md").read_text()
+    assert "- `p1` (object; see L1 above)" in twin
+    assert "- … 5 more rows not shown" in (tmp_path / "site" / "tools" / "wide.md").read_text()
+
+
+@pytest.mark.parametrize(("levels", "width"), [(10, 4), (24, 8)])
+def test_fan_out_schemas_build_within_bounds(tmp_path, levels, width):
+    data = document(tools=[{"name": "t", "inputSchema": fan_out_schema(levels, width)}])
+    code, size_in, size_out, err = bounded_build(tmp_path, data)
+    assert code == 0, err
+    assert size_out < 100 * size_in + 200_000, (size_in, size_out)
