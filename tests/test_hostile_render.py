@@ -11,13 +11,18 @@ import json
 import resource
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
+from markdown_it import MarkdownIt
+from markupsafe import escape
 
 from mcpdesc_docs.model import schema_tree
 from mcpdesc_docs.model.schema_tree import MAX_ROWS, build_schema_tree
+from mcpdesc_docs.render import markdown
+from mcpdesc_docs.render.markdown import MAX_MARKDOWN, MAX_NESTING
 
 from .sites import build, parse
 
@@ -62,7 +67,7 @@ def bounded_build(tmp_path: Path, data: dict[str, Any]) -> tuple[int, int, int, 
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
     done = subprocess.run(
-        [sys.executable, "-m", "mcpdesc_docs.cli", "build", str(source), "-o", str(site)],
+        [sys.executable, "-m", "mcpdesc_docs", "build", str(source), "-o", str(site)],
         capture_output=True,
         text=True,
         timeout=BUILD_TIMEOUT,
@@ -70,6 +75,8 @@ def bounded_build(tmp_path: Path, data: dict[str, Any]) -> tuple[int, int, int, 
         env={"PATH": "/usr/bin:/bin", "MCPDESC_DOCS_CACHE_DIR": ""},
         check=False,
     )
+    if done.returncode == 0:
+        assert (site / "index.html").is_file(), done.stderr
     size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file()) if site.is_dir() else 0
     return done.returncode, source.stat().st_size, size, done.stderr
 
@@ -181,3 +188,125 @@ def test_fan_out_schemas_build_within_bounds(tmp_path, levels, width):
     code, size_in, size_out, err = bounded_build(tmp_path, data)
     assert code == 0, err
     assert size_out < 100 * size_in + 200_000, (size_in, size_out)
+
+
+# Class 9: Markdown cost.
+
+PATHOLOGICAL_MARKDOWN = {
+    "brackets": lambda n: "[" * n,
+    "nested link labels": lambda n: "[a" * (n // 2) + "](b)",
+    "emphasis delimiters": lambda n: "*a _" * (n // 4),
+    "nested list markers": lambda n: "* " * (n // 2) + "x",
+    "quotes": lambda n: "> " * (n // 2) + "x",
+    "list items": lambda n: "- a\n" * (n // 4),
+    "backtick runs": lambda n: "".join("`" * (i % 50 + 1) + "a" for i in range(n // 26)),
+    "prose": lambda n: "Some *emphasis*, a [link](https://example.com) and `code`.\n\n" * (n // 60),
+}
+
+
+def markdown_calls(text: str) -> int:
+    markdown.clear_caches()
+    count = 0
+
+    def profile(frame: object, event: str, arg: object) -> None:
+        nonlocal count
+        if event == "call":
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        markdown.render_markdown(text)
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+@pytest.mark.parametrize("name", PATHOLOGICAL_MARKDOWN)
+def test_markdown_work_is_linear_and_bounded_per_character(name):
+    make = PATHOLOGICAL_MARKDOWN[name]
+    small, large = markdown_calls(make(6000)), markdown_calls(make(12000))
+    assert large / small <= 2.1, (small, large)
+    # markdown-it's default nesting limit (100) costs about 330 calls per "[".
+    assert large / 12000 <= 120, large
+
+
+def test_deep_nesting_stops_at_the_limit():
+    html = markdown.render_markdown("> " * (MAX_NESTING + 10) + "deep\n\nafter")
+    assert html.count("<blockquote>") == MAX_NESTING
+    assert "<p>after</p>" in html
+
+
+def test_a_field_too_long_to_parse_is_shown_as_escaped_paragraphs():
+    paragraph = "Some *emphasis* <script>alert(1)</script> [x](javascript:alert(2))"
+    text = "\n\n".join([paragraph] * (MAX_MARKDOWN // len(paragraph) + 1))
+    assert len(text) > MAX_MARKDOWN
+    html = markdown.render_markdown(text)
+    assert "<em>" not in html
+    assert "<script>" not in html
+    assert "href" not in html
+    assert html.count("<p>") == text.count("\n\n") + 1
+    assert html.startswith("<p>Some *emphasis* &lt;script&gt;")
+    assert markdown.render_inline(text) == escape(text)
+    assert markdown.plain_text(text) == " ".join(text.split())
+    short = "Some *emphasis*"
+    assert "<em>emphasis</em>" in markdown.render_markdown(short)
+
+
+def test_each_text_is_parsed_once_per_build(tmp_path, monkeypatch):
+    parsed: Counter[tuple[str, str]] = Counter()
+    block, inline = MarkdownIt.parse, MarkdownIt.parseInline
+
+    def parse(self: MarkdownIt, src: str, env: Any = None) -> Any:
+        parsed[("block", src)] += 1
+        return block(self, src, env)
+
+    def parse_inline(self: MarkdownIt, src: str, env: Any = None) -> Any:
+        parsed[("inline", src)] += 1
+        return inline(self, src, env)
+
+    monkeypatch.setattr(MarkdownIt, "parse", parse)
+    monkeypatch.setattr(MarkdownIt, "parseInline", parse_inline)
+    markdown.clear_caches()
+    description = "Finds **tickets**. Quotes match a phrase."
+    data = document(
+        tags=[{"name": "work", "description": "All the *work*."}],
+        tools=[
+            {
+                "name": f"t{n}",
+                "description": description,
+                "tags": ["work"],
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"q": {"type": "string", "description": "The *query*."}},
+                },
+            }
+            for n in range(3)
+        ],
+    )
+    (tmp_path / "d.json").write_text(json.dumps(data))
+    code, out, err = build(tmp_path / "d.json", tmp_path / "site")
+    assert code == 0, out + err
+    # Shown on three pages, in the search index and (its first sentence) in the catalogue.
+    assert parsed[("block", description)] == 1
+    assert parsed[("inline", "The *query*.")] == 1
+    assert parsed[("block", "All the *work*.")] == 1
+    assert max(parsed.values()) == 1
+    index = json.loads((tmp_path / "site" / "search-index.json").read_text())
+    assert {"The query.", "Finds tickets."} <= {entry["text"] for entry in index}
+
+
+def test_a_megabyte_of_pathological_markdown_builds_within_bounds(tmp_path):
+    fields = [make(90_000) for make in PATHOLOGICAL_MARKDOWN.values()]
+    tools = [
+        {
+            "name": f"t{n}",
+            "description": text,
+            "inputSchema": {"type": "object", "properties": {"x": {"type": "string", "description": text[:40_000]}}},
+        }
+        for n, text in enumerate(fields)
+    ]
+    tools.append({"name": "one_field", "description": "[" * 1_000_000, "inputSchema": {"type": "object"}})
+    code, size_in, size_out, err = bounded_build(tmp_path, document(tools=tools))
+    assert code == 0, err
+    assert size_in > 1_900_000
+    assert size_out < 10 * size_in + 500_000, (size_in, size_out)

@@ -458,11 +458,18 @@ class Site:
 # --- summaries ----------------------------------------------------------------------------
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+_LEADING_SPACE = re.compile(r"\s*")
 
 
 def first_sentence(text: str, limit: int = 160) -> str:
     """The first sentence of the first paragraph, for catalogue summaries."""
-    paragraph = text.strip().split("\n\n", 1)[0].replace("\n", " ").strip()
+    # Only the start can show, so only a window of it is read: a summary is asked for on
+    # every list a page appears in (catalogue, each of its tags, llms.txt) and must not
+    # cost the whole text each time. The window changes the result only for a first
+    # paragraph with a run of 3 * limit blanks, where the text after them is left out.
+    start = _LEADING_SPACE.match(text).end()  # type: ignore[union-attr]  # \s* always matches
+    window = text[start : start + 4 * limit]
+    paragraph = window.strip().split("\n\n", 1)[0].replace("\n", " ").strip()
     sentence = _SENTENCE_END.split(paragraph, 1)[0]
     return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
 
