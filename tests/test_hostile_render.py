@@ -7,6 +7,7 @@ timeout, so a regression fails here instead of hanging the suite or the machine.
 
 from __future__ import annotations
 
+import itertools
 import json
 import resource
 import subprocess
@@ -19,10 +20,16 @@ import pytest
 from markdown_it import MarkdownIt
 from markupsafe import escape
 
+from mcpdesc_docs.config import Config
 from mcpdesc_docs.model import schema_tree
+from mcpdesc_docs.model.builder import build_site
+from mcpdesc_docs.model.navigation import GROUP_WINDOW
 from mcpdesc_docs.model.schema_tree import MAX_ROWS, build_schema_tree
 from mcpdesc_docs.render import markdown
 from mcpdesc_docs.render.markdown import MAX_MARKDOWN, MAX_NESTING
+from mcpdesc_docs.render.pages import render_site
+from mcpdesc_docs.render.theme import load_theme
+from mcpdesc_docs.validation.validator import check_document
 
 from .sites import build, parse
 
@@ -310,3 +317,82 @@ def test_a_megabyte_of_pathological_markdown_builds_within_bounds(tmp_path):
     assert code == 0, err
     assert size_in > 1_900_000
     assert size_out < 10 * size_in + 500_000, (size_in, size_out)
+
+
+# Class 10a: names that slug alike, through the whole build.
+
+_PUNCTUATION = "!#$%&()*+,/:;<=>?@[]^{|}~ "
+
+
+def alike(count: int, stem: str) -> list[str]:
+    """``count`` different names that all slug (and anchor) to ``stem``."""
+    names = (stem + "".join(p) for p in itertools.product(_PUNCTUATION, repeat=3))
+    return [stem.upper(), *itertools.islice(names, count - 1)]
+
+
+def alike_description(n: int) -> dict[str, Any]:
+    tags = alike(n, "tag")
+    return document(
+        tags=[{"name": tag, "description": "Tagged."} for tag in tags],
+        tools=[
+            {
+                "name": name,
+                "description": "Does it.",
+                "tags": list(dict.fromkeys([tag, tags[0]])),
+                "inputSchema": {"type": "object"},
+            }
+            for name, tag in zip(alike(n, "tool"), tags, strict=True)
+        ],
+        resources=[{"uri": f"docs://{i}", "name": "doc"} for i in range(n)],
+        prompts=[{"name": name} for name in alike(n, "prompt")],
+    )
+
+
+def whole_build_calls(data: dict[str, Any], config: Config) -> int:
+    checked = check_document(data)
+    assert checked.document is not None
+    assert not [d for d in checked.diagnostics if d.is_error]
+    theme = load_theme(config.theme)
+    markdown.clear_caches()
+    schema_tree._tree_of_text.cache_clear()
+    count = 0
+
+    def profile(frame: object, event: str, arg: object) -> None:
+        nonlocal count
+        if event == "call":
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        render_site(build_site(checked.document), theme, config)
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def test_names_that_slug_alike_cost_linear_work_through_the_whole_build(tmp_path):
+    # Sizes above the sidebar's full-listing limit, each name shared by every kind of
+    # page and anchor: paths, tag pages, sidebar groups, search entries, twins, llms.txt.
+    config = Config(description=tmp_path / "d.yaml", site_dir=tmp_path / "site")
+    whole_build_calls(alike_description(10), config)  # compile the templates
+    small = whole_build_calls(alike_description(200), config)
+    large = whole_build_calls(alike_description(400), config)
+    assert large / small <= 2.1, (small, large)
+
+
+def test_many_tags_keep_every_sidebar_a_bounded_size(tmp_path):
+    data = alike_description(400)
+    (tmp_path / "d.json").write_text(json.dumps(data))
+    code, out, err = build(tmp_path / "d.json", tmp_path / "site")
+    assert code == 0, out + err
+    site = tmp_path / "site"
+    assert {p.name for p in (site / "tags").iterdir()} == {"tag.html", *(f"tag-{n}.html" for n in range(2, 401))}
+    middle = parse(site / "tools" / "tool-201.html").select_one("#site-nav .nav-kind")
+    headings = [h.get_text(strip=True) for h in middle.select(".nav-tag")]
+    assert len(headings) == 2 * GROUP_WINDOW + 1
+    assert [a.get_text() for a in middle.select("a.nav-more")][:1] == [f"{200 - GROUP_WINDOW} more groups…"]
+    assert middle.select("a.nav-more")[-1].get_text() == f"{400 - 201 - GROUP_WINDOW} more groups…"
+    tag_page = parse(site / "tags" / "tag-301.html").select_one("#site-nav .nav-kind")
+    assert tag_page.select_one('.nav-tag a[aria-current="page"]') is not None
+    sizes = [p.stat().st_size for p in (site / "tools").glob("*.html")]
+    assert max(sizes) < 2 * min(sizes)

@@ -12,7 +12,7 @@ The model holds facts, not sentences: where a page says something in words ("Rea
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .forms import FormPreview
 from .schema_tree import SchemaTree
@@ -443,16 +443,45 @@ class Site:
     extensions: tuple[JsonItem, ...]
     legacy_format: str | None = None
     """The older format version a description was written in (0.7.0), shown in the header."""
+    _index: _SiteIndex = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Templates ask these once per tag, tag reference and kind: looked up in an index
+        # made once, not by scanning every page (or tag) each time, which is quadratic.
+        object.__setattr__(self, "_index", _SiteIndex(self.pages, self.tags))
 
     def pages_of(self, kind: str) -> tuple[Page, ...]:
         """Document order, deprecated pages last."""
-        return tuple(sorted((p for p in self.pages if p.kind == kind), key=lambda p: p.deprecated))
+        return self._index.by_kind.get(kind, ())
 
     def pages_tagged(self, tag: str) -> tuple[Page, ...]:
-        return tuple(sorted((p for p in self.pages if tag in p.tag_names), key=lambda p: p.deprecated))
+        return self._index.by_tag.get(tag, ())
 
     def tag_path(self, name: str) -> str | None:
-        return next((tag.path for tag in self.tags if tag.name == name), None)
+        return self._index.tag_paths.get(name)
+
+
+class _SiteIndex:
+    """The site's pages by kind and by tag, and its tags' paths by name."""
+
+    __slots__ = ("by_kind", "by_tag", "tag_paths")
+
+    def __init__(self, pages: tuple[Page, ...], tags: tuple[Tag, ...]) -> None:
+        by_kind: dict[str, list[Page]] = {}
+        by_tag: dict[str, list[Page]] = {}
+        for page in pages:
+            by_kind.setdefault(page.kind, []).append(page)
+            for name in page.tag_names:
+                by_tag.setdefault(name, []).append(page)
+
+        def ordered(group: list[Page]) -> tuple[Page, ...]:
+            return tuple(sorted(group, key=lambda p: p.deprecated))  # stable: document order
+
+        self.by_kind = {kind: ordered(group) for kind, group in by_kind.items()}
+        self.by_tag = {name: ordered(group) for name, group in by_tag.items()}
+        self.tag_paths: dict[str, str] = {}
+        for tag in tags:
+            self.tag_paths.setdefault(tag.name, tag.path)
 
 
 # --- summaries ----------------------------------------------------------------------------

@@ -111,7 +111,7 @@ def _context(
         root="../" * path.count("/"),
         previous_page=previous_page,
         next_page=next_page,
-        nav=navigation.view(page),
+        nav=navigation.view(page, tag),
         downloads=downloads,
         twin=twin_path(page.path) if page is not None else None,
         site_title=config.site_name or site.server.title,
