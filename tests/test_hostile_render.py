@@ -23,8 +23,10 @@ from markupsafe import escape
 from mcpdesc_docs.config import Config
 from mcpdesc_docs.model import schema_tree
 from mcpdesc_docs.model.builder import build_site
+from mcpdesc_docs.model.components import REPEAT_FLOOR
 from mcpdesc_docs.model.navigation import GROUP_WINDOW
 from mcpdesc_docs.model.schema_tree import MAX_ROWS, build_schema_tree
+from mcpdesc_docs.model.site import MAX_LABEL
 from mcpdesc_docs.render import markdown
 from mcpdesc_docs.render.markdown import MAX_MARKDOWN, MAX_NESTING
 from mcpdesc_docs.render.pages import render_site
@@ -375,8 +377,8 @@ def test_names_that_slug_alike_cost_linear_work_through_the_whole_build(tmp_path
     # page and anchor: paths, tag pages, sidebar groups, search entries, twins, llms.txt.
     config = Config(description=tmp_path / "d.yaml", site_dir=tmp_path / "site")
     whole_build_calls(alike_description(10), config)  # compile the templates
-    small = whole_build_calls(alike_description(200), config)
-    large = whole_build_calls(alike_description(400), config)
+    small = whole_build_calls(alike_description(100), config)
+    large = whole_build_calls(alike_description(200), config)
     assert large / small <= 2.1, (small, large)
 
 
@@ -396,3 +398,164 @@ def test_many_tags_keep_every_sidebar_a_bounded_size(tmp_path):
     assert tag_page.select_one('.nav-tag a[aria-current="page"]') is not None
     sizes = [p.stat().st_size for p in (site / "tools").glob("*.html")]
     assert max(sizes) < 2 * min(sizes)
+
+
+# The site-size bound: what one place in the description may make every page repeat.
+
+
+def shared_components(uses: int, size: int) -> dict[str, Any]:
+    """One large schema, form and example, each named by ``uses`` tools."""
+    properties = {f"p{n}": {"type": "string", "description": f"Field {n} of the shared schema."} for n in range(size)}
+    form = {"type": "object", "properties": {f"f{n}": {"type": "string", "title": f"Field {n}"} for n in range(size)}}
+    example = {"input": {}, "result": {"content": [{"type": "text", "text": "Done. " * size * 20}]}}
+    return document(
+        components={
+            "schemas": {"Big": {"type": "object", "properties": properties}, "Form": form},
+            "toolExamples": {"Run": example},
+        },
+        tools=[
+            {
+                "name": f"tool_{n}",
+                "inputSchema": {"$componentRef": "#/components/schemas/Big"},
+                "elicitations": [
+                    {
+                        "name": "ask",
+                        "mode": "form",
+                        "message": "Fill it in.",
+                        "requestedSchema": {"$componentRef": "#/components/schemas/Form"},
+                    }
+                ],
+                "examples": {"run": {"$componentRef": "#/components/toolExamples/Run"}},
+            }
+            for n in range(uses)
+        ],
+    )
+
+
+def long_site_strings(pages: int, length: int) -> dict[str, Any]:
+    """Strings every page shows (title, version, $schema, an inherited requirement with
+    many scopes, many transports with their own), each written once."""
+    scopes = [f"scope.{n:06d}" for n in range(length // 12)]
+    data = document(
+        securitySchemes={
+            "oauth": {
+                "type": "oauth2",
+                "flows": {
+                    "clientCredentials": {"tokenUrl": "https://id.example.com/t", "scopes": dict.fromkeys(scopes, "")}
+                },
+            }
+        },
+        security=[{"oauth": scopes}],
+        transports=[{"type": "stdio", "command": f"run{n}", "security": []} for n in range(length // 40)],
+        tools=[{"name": f"t{n}", "inputSchema": {"type": "object"}} for n in range(pages)],
+    )
+    data["$schema"] = "https://schemas.example.com/" + "s" * length
+    data["info"].update(title="T" * length, version="1." + "9" * length)
+    return data
+
+
+def long_names_with_many_tags(tools: int, tags: int, length: int) -> dict[str, Any]:
+    """Long names listed on every tag page of the tool's, and in its neighbours' sidebars."""
+    names = [f"tag{n}" for n in range(tags)]
+    return document(
+        tags=[{"name": name} for name in names],
+        tools=[
+            {"name": f"{n}" + "n" * length, "title": "T" * length, "tags": names, "inputSchema": {"type": "object"}}
+            for n in range(tools)
+        ],
+    )
+
+
+def test_a_large_component_used_everywhere_is_shown_in_full_until_the_budget_then_linked(tmp_path):
+    data = shared_components(40, 300)
+    (tmp_path / "d.json").write_text(json.dumps(data))
+    code, out, err = build(tmp_path / "d.json", tmp_path / "site")
+    assert code == 0, out + err
+    tools = tmp_path / "site" / "tools"
+    first = parse(tools / "tool_0.html")
+    assert len(first.select("#parameters table.params tbody tr")) == 300
+    assert first.select_one("#elicitation-ask form[data-form-preview]") is not None
+    assert first.select_one("#example-run pre.json") is not None
+    last = parse(tools / "tool_39.html")
+    assert last.select("#parameters table.params") == []
+    links = {a["href"] for a in last.select(".shown-elsewhere a")}
+    assert links == {"tool_0.html#parameters", "tool_0.html#elicitation-ask", "tool_0.html#example-run"}
+    for link in links:
+        page, _, anchor = link.partition("#")
+        assert parse(tools / page).find(id=anchor) is not None
+    assert last.select_one("#elicitation-ask form[data-form-preview]") is None
+    assert "shown in full in tools/tool_0.md" in (tools / "tool_39.md").read_text()
+    shown = [p for p in tools.glob("*.html") if parse(p).select("#parameters table.params")]
+    assert 2 <= len(shown) < 20
+    index = json.loads((tmp_path / "site" / "search-index.json").read_text())
+    assert sum(entry["kind"].startswith("Parameter of") for entry in index) == 300 * len(shown)
+
+
+def test_a_small_component_is_shown_in_full_at_every_use(tmp_path):
+    small = {"type": "object", "properties": {"page": {"type": "integer"}, "size": {"type": "integer"}}}
+    data = document(
+        components={"schemas": {"Paging": small}},
+        tools=[{"name": f"t{n}", "inputSchema": {"$componentRef": "#/components/schemas/Paging"}} for n in range(5)],
+    )
+    (tmp_path / "d.json").write_text(json.dumps(data))
+    code, out, err = build(tmp_path / "d.json", tmp_path / "site")
+    assert code == 0, out + err
+    for n in range(5):
+        page = parse(tmp_path / "site" / "tools" / f"t{n}.html")
+        assert [tr["id"] for tr in page.select("#parameters tbody tr")] == ["input-page", "input-size"]
+        assert page.select(".shown-elsewhere") == []
+
+
+def test_strings_every_page_shows_are_clipped_or_linked_there(tmp_path):
+    data = long_site_strings(3, 20_000)
+    (tmp_path / "d.json").write_text(json.dumps(data))
+    code, out, err = build(tmp_path / "d.json", tmp_path / "site")
+    assert code == 0, out + err
+    index = parse(tmp_path / "site" / "index.html")
+    assert index.select_one("h1").get_text() == "T" * 20_000  # in full on the overview
+    page = parse(tmp_path / "site" / "tools" / "t1.html")
+    assert page.select_one(".site-title").get_text() == "T" * (MAX_LABEL - 1) + "…"
+    assert len(page.select_one(".site-version").get_text()) == MAX_LABEL + 1  # "v" and the label
+    assert len(page.select_one(".site-footer code").get_text()) == MAX_LABEL
+    security = page.select_one("#security")
+    assert "scope.000001" not in security.get_text()
+    assert security.select_one('a[href="../index.html#security"]') is not None
+    assert "the transport's requirement applies where it declares one" in security.get_text()
+    assert "scope.000001" in index.select_one("#security").get_text()
+    assert "(index.html#security)" in (tmp_path / "site" / "tools" / "t1.md").read_text()
+
+
+def test_long_names_are_clipped_where_other_pages_list_them(tmp_path):
+    data = long_names_with_many_tags(3, 4, 5_000)
+    (tmp_path / "d.json").write_text(json.dumps(data))
+    code, out, err = build(tmp_path / "d.json", tmp_path / "site")
+    assert code == 0, out + err
+    site = tmp_path / "site"
+    own = next(site.glob("tools/1*.html"))
+    assert parse(own).select_one("main")["data-name"] == "1" + "n" * 5_000
+    for listing in (site / "tags" / "tag3.html", site / "index.html", own):  # the overview's tag lists
+        listed = parse(listing)
+        for link in (listed.select_one("#tags") or listed).select('a[href$=".html"]'):
+            assert len(link.get_text(strip=True)) <= MAX_LABEL + 20, (listing, link.get_text()[:40])
+    index = json.loads((site / "search-index.json").read_text())
+    assert max(len(entry["kind"]) for entry in index) < MAX_LABEL + 40
+
+
+HOSTILE_SITES = {
+    # name: (description, site bytes allowed per input byte)
+    "fan-out schema": (lambda: document(tools=[{"name": "t", "inputSchema": fan_out_schema(30, 30)}]), 60),
+    "shared components": (lambda: shared_components(500, 300), 60),
+    "strings on every page": (lambda: long_site_strings(1000, 100_000), 30),
+    "long names, many tags": (lambda: long_names_with_many_tags(60, 300, 20_000), 30),
+    "names that slug alike": (lambda: alike_description(1000), 250),
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE_SITES)
+def test_hostile_descriptions_write_a_site_bounded_by_their_size(tmp_path, name):
+    make, factor = HOSTILE_SITES[name]
+    code, size_in, size_out, err = bounded_build(tmp_path, make())
+    assert code == 0, err
+    # The constant: the theme's assets and pages every site has, about 50 KB, and the
+    # budget for repeats (components.REPEAT_FLOOR).
+    assert size_out <= factor * size_in + REPEAT_FLOOR + 1_000_000, (size_in, size_out, size_out / size_in)

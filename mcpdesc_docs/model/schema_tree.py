@@ -20,6 +20,8 @@ from .urls import UniqueNames
 
 MAX_DEPTH = 12
 """Deeper levels are summarised; the JSON view beside the table still shows everything."""
+ROW_WEIGHT = 600
+"""Bytes a table row costs on a page, in its twin and in the search index, about."""
 MAX_ROWS = 2000
 """Rows shown per table; the rest are counted in a last row (a schema this wide is read
 in its JSON view anyway, and the page stays a bounded size)."""
@@ -57,6 +59,19 @@ class SchemaRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ShownElsewhere:
+    """A component used again where showing it in full once more would outgrow the site's
+    budget for repeats (``components.Repeats``): this use links to the first one."""
+
+    component: str
+    """``#/components/<namespace>/<name>``."""
+    path: str
+    """Where it is shown in full: a site path with the anchor of that section or card."""
+    page: str
+    """The name of the page it is shown on."""
+
+
+@dataclass(frozen=True, slots=True)
 class SchemaTree:
     rows: tuple[SchemaRow, ...]
     root_types: tuple[str, ...]
@@ -68,6 +83,19 @@ class SchemaTree:
     """``#/components/schemas/<name>`` when the schema came from a component."""
     omitted_rows: int = 0
     """Rows past ``MAX_ROWS``, left out of the table (the JSON view has them all)."""
+    shown_elsewhere: ShownElsewhere | None = None
+    """Set (and nothing else shown) when the component is shown in full on another page."""
+
+    @property
+    def weight(self) -> int:
+        """About what the table costs a page (its JSON view, rows, their twin lines and
+        search entries), in bytes: what a repeat is charged."""
+        return len(self.json) + ROW_WEIGHT * len(self.rows)
+
+
+def linked_tree(link: ShownElsewhere) -> SchemaTree:
+    """The stand-in for a table shown on another page."""
+    return SchemaTree((), (), None, (), "", component=link.component, shown_elsewhere=link)
 
 
 def dump_json(value: object) -> str:

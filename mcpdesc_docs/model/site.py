@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from .forms import FormPreview
-from .schema_tree import SchemaTree
+from .schema_tree import SchemaTree, ShownElsewhere
 
 # --- small shared pieces ---------------------------------------------------------------
 
@@ -131,6 +131,11 @@ class SecurityView:
     by_transport: tuple[TransportSecurity, ...] = ()
     """When inherited and a transport declares its own requirement: what applies per
     transport. On the server's view: the transports that declare their own."""
+    listed_at: str | None = None
+    """An inherited requirement too long to repeat on every page that inherits it: where
+    it is shown in full (then ``requirement`` is None and ``by_transport`` empty)."""
+    via_transports: bool = False
+    """With ``listed_at``: whether some transports replace the server's requirement."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +271,8 @@ class Elicitation:
     schema_json: str | None
     schema_component: str | None
     extensions: tuple[JsonItem, ...]
+    schema_elsewhere: ShownElsewhere | None = None
+    """Set (with no form or JSON) when the schema's component is shown on another page."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +291,8 @@ class Example:
     parts: tuple[ExamplePart, ...]
     is_error: bool
     extensions: tuple[JsonItem, ...]
+    shown_elsewhere: ShownElsewhere | None = None
+    """Set (with no parts) when the example's component is shown on another page."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -486,8 +495,18 @@ class _SiteIndex:
 
 # --- summaries ----------------------------------------------------------------------------
 
+MAX_LABEL = 160
+"""Characters of a name or title where it is repeated on other pages (sidebars, the header,
+tag lists, previous/next links, search results): in full on its own page, clipped there, so
+one long string is not copied onto every page."""
+
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 _LEADING_SPACE = re.compile(r"\s*")
+
+
+def label(text: str) -> str:
+    """``text`` clipped to ``MAX_LABEL`` characters, for places that repeat it."""
+    return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1].rstrip() + "…"
 
 
 def first_sentence(text: str, limit: int = 160) -> str:
@@ -503,4 +522,4 @@ def first_sentence(text: str, limit: int = 160) -> str:
     return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
 
 
-__all__ = ["Page", "Site", "Variant", "first_sentence"]
+__all__ = ["Page", "Site", "Variant", "first_sentence", "label"]

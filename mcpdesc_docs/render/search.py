@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 
 from ..kinds import BY_NAME
-from ..model.site import Page, Site, Variant, first_sentence
+from ..model.site import Page, Site, Variant, first_sentence, label
 from .markdown import plain_text
 from .words import Words
 
@@ -46,7 +46,7 @@ def _only_in(versions: tuple[str, ...], site: Site) -> str:
 
 def _variant_entries(site: Site, page: Page, variant: Variant) -> list[Entry]:
     entries: list[Entry] = []
-    owner = f"{BY_NAME[page.kind].singular.lower()} {page.name}"
+    owner = f"{BY_NAME[page.kind].singular.lower()} {label(page.name)}"  # on each of its entries
     if len(page.variants) > 1:
         # Otherwise the variants' entries would read the same and only their links differ.
         owner += f" for MCP {', '.join(variant.scope.versions)}"
