@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -198,6 +198,23 @@ def _anchor_part(name: str) -> str:
     return _SAFE_ANCHOR.sub("-", name).strip("-") or "_"
 
 
+class _Refined(Mapping[str, Any]):
+    """A ``$ref``'s target with the keywords written beside the ``$ref`` taking precedence."""
+
+    def __init__(self, siblings: Mapping[str, Any], target: Mapping[str, Any]) -> None:
+        self.siblings, self.target = siblings, target
+
+    def __getitem__(self, key: str) -> Any:
+        return self.siblings[key] if key in self.siblings else self.target[key]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.siblings
+        yield from (key for key in self.target if key not in self.siblings)
+
+    def __len__(self) -> int:
+        return len(self.siblings) + sum(1 for key in self.target if key not in self.siblings)
+
+
 class _TreeBuilder:
     """Walks a schema once, listing each subschema's members at most once.
 
@@ -243,9 +260,10 @@ class _TreeBuilder:
             return schema, ref, schema
         if not isinstance(target, Mapping):
             return schema, ref, schema
-        # Sibling keywords next to $ref (2020-12) refine the target: show both.
-        merged = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
-        return merged, ref, target
+        # Sibling keywords next to $ref (2020-12) refine the target: show both. A view, not
+        # a copy: a definition with many members may be used many times.
+        siblings = {k: v for k, v in schema.items() if k != "$ref"}
+        return (_Refined(siblings, target) if siblings else target), ref, target
 
     def add(
         self,
