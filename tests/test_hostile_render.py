@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markupsafe import escape
 
@@ -151,6 +153,56 @@ def test_a_reference_to_the_root_is_recursive():
     rows = build_schema_tree(schema, "input").rows
     assert [r.anchor for r in rows] == ["input-children", "input-children.items"]
     assert "recursive: see above" in rows[1].constraints
+
+
+_ONE_SUBSCHEMA = ("items", "additionalProperties", "not", "if", "then", "else")
+_SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+
+
+def _places(value: object) -> int:
+    """Where a schema writes a subschema (or lists a required name), wherever it is."""
+    if isinstance(value, list):
+        return sum(_places(item) for item in value)
+    if not isinstance(value, dict):
+        return 0
+    own = sum(
+        len(value[k]) for k in ("properties", "patternProperties", "required") if isinstance(value.get(k), (dict, list))
+    )
+    own += sum(k in value for k in _ONE_SUBSCHEMA)
+    own += sum(len(value[k]) for k in _SUBSCHEMA_LISTS if isinstance(value.get(k), list))
+    return own + sum(_places(v) for v in value.values())
+
+
+_REFS = st.sampled_from(
+    ["#", "#/$defs/A", "#/$defs/B", "#/$defs/A/properties/x", "#/$defs/missing", "#/", "#/properties"]
+)
+_SUBSCHEMAS = st.recursive(
+    st.one_of(st.booleans(), st.builds(lambda r: {"$ref": r}, _REFS), st.just({"type": "string"})),
+    lambda inner: st.one_of(
+        st.dictionaries(st.sampled_from(["x", "y", "z"]), inner, max_size=3).map(
+            lambda props: {"type": "object", "properties": props, "required": ["x", "w"]}
+        ),
+        st.builds(lambda item: {"type": "array", "items": item}, inner),
+        st.lists(inner, max_size=3).map(lambda branches: {"anyOf": branches}),
+        st.builds(lambda r, sub: {"$ref": r, "properties": {"extra": sub}}, _REFS, inner),
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(root=_SUBSCHEMAS, a=_SUBSCHEMAS, b=_SUBSCHEMAS)
+def test_every_row_comes_from_its_own_place_in_the_schema(root, a, b):
+    schema = {"type": "object", "properties": {"r": root}, "$defs": {"A": a, "B": b}}
+    tree = build_schema_tree(schema, "input")
+    # Each subschema is expanded at most once, so at most a row per place where one is
+    # written (or a required name is listed), however many ways lead there.
+    assert len(tree.rows) + tree.omitted_rows <= _places(schema)
+    anchors = [row.anchor for row in tree.rows]
+    assert len(set(anchors)) == len(anchors)
+    for index, row in enumerate(tree.rows):
+        if row.listed_at is not None:
+            assert row.listed_at in anchors[:index]
 
 
 def test_a_wide_schema_shows_a_bounded_number_of_rows_and_says_how_many_are_left_out():
