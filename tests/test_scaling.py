@@ -11,8 +11,7 @@ from typing import Any
 from mcpdesc_docs.config import Config
 from mcpdesc_docs.model import schema_tree
 from mcpdesc_docs.model.builder import build_site
-from mcpdesc_docs.render import search
-from mcpdesc_docs.render.markdown import render_markdown
+from mcpdesc_docs.render import markdown
 from mcpdesc_docs.render.pages import render_site
 from mcpdesc_docs.render.theme import load_theme
 from mcpdesc_docs.validation.validator import check_document
@@ -23,8 +22,8 @@ from generate import description
 
 def calls(work: Callable[[], Any]) -> int:
     # Text-keyed caches (kept for `serve`) would let one size reuse the other's work.
-    for cache in (render_markdown, search._plain_text, schema_tree._tree_of_text):
-        cache.cache_clear()
+    markdown.clear_caches()
+    schema_tree._tree_of_text.cache_clear()
     count = 0
 
     def profile(frame: object, event: str, arg: object) -> None:

@@ -7,15 +7,17 @@ before the first of them runs, so no area depends on another having run first.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
+from ..kinds import KIND_NAMES
 from ..spec.migration import migrate_070
 from ..spec.versions import SPEC_0_7_0, SPEC_0_8_0
 from ..validation.document import Document, Elicitation
-from .components import build_components, component_uses
+from .components import Repeats, build_components, component_uses
 from .context import BuildContext
 from .primitives import build_pages
-from .security import security_schemes, server_view
+from .security import inherited_view, security_schemes, server_view
 from .server import build_capabilities, build_server, build_tags, declared_tags
 from .site import Site
 from .transports import build_transports
@@ -26,11 +28,14 @@ def build_context(document: Document) -> BuildContext:
     elicitations: dict[str, list[Elicitation]] = {}
     for elicitation in document.elicitations:
         elicitations.setdefault(elicitation.primitive.pointer, []).append(elicitation)
+    transports = build_transports(document)
     return BuildContext(
         document=document,
-        transports=build_transports(document),
+        transports=transports,
+        inherited_security={kind: inherited_view(document.data, transports, kind) for kind in KIND_NAMES},
         declared_tags=declared_tags(document),
         elicitations={pointer: tuple(found) for pointer, found in elicitations.items()},
+        repeats=Repeats(len(json.dumps(document.data, ensure_ascii=False, separators=(",", ":")))),
     )
 
 

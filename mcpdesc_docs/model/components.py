@@ -14,9 +14,14 @@ from ..kinds import BY_NAME
 from ..source import pointer as jp
 from ..validation.document import Document, Primitive, as_object
 from ..validation.document import Elicitation as DeclaredElicitation
-from .schema_tree import dump_json
+from .schema_tree import ShownElsewhere, dump_json
 from .site import Component
 from .urls import component_anchor
+
+REPEAT_FACTOR = 4
+"""What components shown again may add to the site, in bytes, per byte of the description."""
+REPEAT_FLOOR = 2_000_000
+"""... and in any case (so small descriptions never link)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +66,38 @@ def use_sites(primitive: Primitive, elicitations: Sequence[DeclaredElicitation])
         schema = schema_site(primitive, key)
         if schema is not None:
             yield schema
+
+
+class Repeats:
+    """Components shown at every use, within a budget for the site.
+
+    A ``$componentRef`` costs a few bytes wherever it is written, and what it names is
+    shown in full at each use: 2,000 tools naming one large schema would write it 2,000
+    times. So each component is shown in full where it is first used (in page order), and
+    again while the repeats stay within ``REPEAT_FACTOR`` times the description's size
+    (plus ``REPEAT_FLOOR``); past that, a use links to the first. Descriptions that reuse
+    components the usual way never reach the budget and show every use in full."""
+
+    def __init__(self, description_size: int) -> None:
+        self.budget = REPEAT_FACTOR * description_size + REPEAT_FLOOR
+        self._first: dict[str, tuple[ShownElsewhere, int]] = {}
+
+    def elsewhere(self, component: str | None) -> ShownElsewhere | None:
+        """Where this use should link to instead of showing the component, or None to show
+        it here (its first use, or a repeat within the budget, which it is charged)."""
+        first = self._first.get(component) if component is not None else None
+        if first is None:
+            return None
+        link, weight = first
+        if weight > self.budget:
+            return link
+        self.budget -= weight
+        return None
+
+    def shown(self, component: str | None, weight: int, path: str, page: str) -> None:
+        """A use showed the component in full (``weight``: about its bytes)."""
+        if component is not None and component not in self._first:
+            self._first[component] = (ShownElsewhere(component, path, page), weight)
 
 
 def resolve(document: Document, site: UseSite) -> tuple[Any, str | None]:

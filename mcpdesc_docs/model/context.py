@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..validation.document import Document, Elicitation
-from .site import Transport
+from .components import Repeats
+from .site import SecurityView, Transport
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +23,11 @@ class BuildContext:
     """The names in the root ``tags`` catalogue."""
     elicitations: Mapping[str, tuple[Elicitation, ...]]
     """Each primitive's elicitation declarations, by the primitive's pointer."""
+    inherited_security: Mapping[str, SecurityView]
+    """By primitive kind: what a declaration without its own requirement gets."""
+    repeats: Repeats
+    """The one part filled in while pages are built (in page order): which components
+    have been shown in full, and where."""
 
     @property
     def data(self) -> Mapping[str, Any]:

@@ -4,35 +4,44 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..validation.document import Document, Primitive, as_list, as_object, strings
+from ..validation.document import Primitive, as_list, as_object, strings
 from .components import example_sites, resolve
+from .context import BuildContext
 from .schema_tree import dump_json, number_text
 from .site import CompletionExample, Elicitation, Example, ExamplePart, InteractionExample, Step
-from .urls import PageAnchors
+from .urls import PageAnchors, PageRef
 from .values import extensions, string
 
 _PART_KEYS = ("uri", "input", "arguments", "result")
 """The members of an example shown as its parts, in this order."""
 
 
-def build_examples(document: Document, primitive: Primitive, anchors: PageAnchors) -> tuple[Example, ...]:
+def build_examples(
+    context: BuildContext, primitive: Primitive, anchors: PageAnchors, page: PageRef
+) -> tuple[Example, ...]:
     examples = []
     for name, site in example_sites(primitive):
-        value, component = resolve(document, site)
+        value, component = resolve(context.document, site)
         data = as_object(value)
-        parts = tuple(
-            ExamplePart(key, str(data[key]) if key == "uri" else dump_json(data[key]))
-            for key in _PART_KEYS
-            if key in data
-        )
+        anchor = anchors.example(name)
+        elsewhere = context.repeats.elsewhere(component)
+        parts: tuple[ExamplePart, ...] = ()
+        if elsewhere is None:
+            parts = tuple(
+                ExamplePart(key, str(data[key]) if key == "uri" else dump_json(data[key]))
+                for key in _PART_KEYS
+                if key in data
+            )
+            context.repeats.shown(component, sum(len(part.json) for part in parts), page.at(anchor), page.name)
         examples.append(
             Example(
                 name=name,
-                anchor=anchors.example(name),
+                anchor=anchor,
                 component=component,
                 parts=parts,
                 is_error=as_object(data.get("result")).get("isError") is True,
-                extensions=extensions(data),
+                extensions=extensions(data) if elsewhere is None else (),
+                shown_elsewhere=elsewhere,
             )
         )
     return tuple(examples)

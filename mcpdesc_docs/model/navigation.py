@@ -4,7 +4,9 @@ Small sites list every page in every sidebar. Large ones (gateways describe thou
 tools) would then write a sidebar as long as the site into every page, which makes the
 build quadratic; above ``FULL_LIMIT`` pages the sidebar shows every group's heading and,
 in the current page's group, a window of neighbours with links to the full lists (tag
-pages and the overview's catalogue) for the rest.
+pages and the overview's catalogue) for the rest. Group headings are windowed the same
+way, around the current page's group (or tag page's): a description may declare as many
+tags as tools, and every page listing every tag is quadratic too.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ FULL_LIMIT = 150
 """Sites with at most this many primitive pages list all of them in every sidebar."""
 WINDOW = 12
 """Neighbours shown on each side of the current page in a compact sidebar."""
+GROUP_WINDOW = 12
+"""Groups (tag headings) shown on each side of the current one in a compact sidebar."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +63,11 @@ class NavKindView:
     kind: str
     title: str
     groups: tuple[NavGroupView, ...]
+    groups_before: int = 0
+    """Groups left out before ``groups`` (compact sidebars only)."""
+    groups_after: int = 0
+    href: str = ""
+    """Where every group of the kind is listed: the overview's catalogue."""
 
 
 class Navigation:
@@ -80,6 +89,12 @@ class Navigation:
             for group_index, group in enumerate(groups)
             for index, page in enumerate(group.pages)
         }
+        self._tag_group = {
+            (kind, group.tag.name): group_index
+            for kind, groups in self.kinds
+            for group_index, group in enumerate(groups)
+            if group.tag is not None
+        }
         self._full = self._views(None) if not self.compact else None
 
     def neighbours(self, page: Page | None) -> tuple[Page | None, Page | None]:
@@ -90,27 +105,38 @@ class Navigation:
         following = self.order[index + 1] if index + 1 < len(self.order) else None
         return previous, following
 
-    def view(self, current: Page | None) -> tuple[NavKindView, ...]:
+    def view(self, current: Page | None, tag: Tag | None = None) -> tuple[NavKindView, ...]:
+        """The sidebar of a page (``current``), of a tag page (``tag``) or of another page."""
         if self._full is not None:
             return self._full
-        return self._views(current)
+        return self._views(current, tag)
 
-    def _views(self, current: Page | None) -> tuple[NavKindView, ...]:
+    def _views(self, current: Page | None, tag: Tag | None = None) -> tuple[NavKindView, ...]:
         views = []
+        place = self._place.get(current.path) if current is not None else None
         for kind, groups in self.kinds:
+            if not self.compact:
+                full = tuple(NavGroupView(group, group.pages, 0, 0) for group in groups)
+                views.append(NavKindView(kind, BY_NAME[kind].title, full))
+                continue
+            if place is not None and place[0] == kind:
+                centre = place[1]
+            else:
+                centre = self._tag_group.get((kind, tag.name), 0) if tag is not None else 0
+            first, end = max(0, centre - GROUP_WINDOW), min(len(groups), centre + GROUP_WINDOW + 1)
             group_views = []
-            place = self._place.get(current.path) if current is not None else None
-            for group_index, group in enumerate(groups):
-                if not self.compact:
-                    group_views.append(NavGroupView(group, group.pages, 0, 0))
-                    continue
+            for group_index in range(first, end):
+                group = groups[group_index]
                 if place is None or place[:2] != (kind, group_index):
                     group_views.append(NavGroupView(group, (), 0, 0))
                     continue
                 at = place[2]
-                start, end = max(0, at - WINDOW), min(len(group.pages), at + WINDOW + 1)
-                group_views.append(NavGroupView(group, group.pages[start:end], start, len(group.pages) - end))
-            views.append(NavKindView(kind, BY_NAME[kind].title, tuple(group_views)))
+                start, stop = max(0, at - WINDOW), min(len(group.pages), at + WINDOW + 1)
+                group_views.append(NavGroupView(group, group.pages[start:stop], start, len(group.pages) - stop))
+            catalogue = f"index.html#{BY_NAME[kind].directory}"
+            views.append(
+                NavKindView(kind, BY_NAME[kind].title, tuple(group_views), first, len(groups) - end, catalogue)
+            )
         return tuple(views)
 
 

@@ -11,10 +11,10 @@ from .components import resolve, schema_site
 from .context import BuildContext
 from .elicitations import build_elicitation
 from .examples import build_completion_examples, build_examples, build_interaction_examples
-from .schema_tree import SchemaTree, build_schema_tree, dump_json, number_text
+from .schema_tree import SchemaTree, build_schema_tree, dump_json, linked_tree, number_text
 from .security import primitive_view
 from .site import Hint, JsonItem, Page, PromptArgument, ResourceAnnotation, Scope, TagRef, Variant
-from .urls import PageAnchors, primitive_pages, section_prefix, tag_anchor
+from .urls import PageAnchors, PageRef, primitive_pages, section_prefix, tag_anchor
 from .values import extensions, icons, string
 
 TOOL_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
@@ -54,12 +54,19 @@ def _tag_refs(context: BuildContext, data: Mapping[str, Any]) -> tuple[TagRef, .
     return tuple(TagRef(t, tag_anchor(t), t in context.declared_tags) for t in strings(data.get("tags")))
 
 
-def _schema(context: BuildContext, primitive: Primitive, key: str, prefix: str) -> SchemaTree | None:
+def _schema(
+    context: BuildContext, primitive: Primitive, key: str, prefix: str, page: PageRef, section: str
+) -> SchemaTree | None:
     site = schema_site(primitive, key)
     if site is None:
         return None
     value, component = resolve(context.document, site)
-    return build_schema_tree(value, prefix, component=component)
+    link = context.repeats.elsewhere(component)
+    if link is not None:
+        return linked_tree(link)
+    tree = build_schema_tree(value, prefix, component=component)
+    context.repeats.shown(component, tree.weight, page.at(section), page.name)
+    return tree
 
 
 def _arguments(data: Mapping[str, Any]) -> tuple[PromptArgument, ...]:
@@ -75,7 +82,9 @@ def _arguments(data: Mapping[str, Any]) -> tuple[PromptArgument, ...]:
     )
 
 
-def build_variant(context: BuildContext, primitive: Primitive, anchor: str, anchors: PageAnchors) -> Variant:
+def build_variant(
+    context: BuildContext, primitive: Primitive, anchor: str, anchors: PageAnchors, page: PageRef
+) -> Variant:
     """One declaration. ``anchors`` is its page's: the variant takes its cards' and
     examples' ids from it in reading order, after the variants before it."""
     data = primitive.data
@@ -83,7 +92,7 @@ def build_variant(context: BuildContext, primitive: Primitive, anchor: str, anch
     annotations = as_object(data.get("annotations"))
     annotation_title = string(annotations, "title") if kind == "tool" else None
     elicitations = tuple(
-        build_elicitation(context.document, declared, position, anchors)
+        build_elicitation(context, declared, position, anchors, page)
         for position, declared in enumerate(context.elicitations.get(primitive.pointer, ()))
     )
     requirements = as_object(data.get("clientRequirements")) if "clientRequirements" in data else None
@@ -108,11 +117,11 @@ def build_variant(context: BuildContext, primitive: Primitive, anchor: str, anch
         else None,
         client_requirement_names=tuple(k for k in (requirements or {}) if not k.startswith("x-")),
         elicitations=elicitations,
-        examples=build_examples(context.document, primitive, anchors),
+        examples=build_examples(context, primitive, anchors, page),
         interaction_examples=build_interaction_examples(primitive, elicitations, anchors),
         completion_examples=build_completion_examples(primitive, anchors),
-        input_schema=_schema(context, primitive, "inputSchema", f"{prefix}input"),
-        output_schema=_schema(context, primitive, "outputSchema", f"{prefix}output"),
+        input_schema=_schema(context, primitive, "inputSchema", f"{prefix}input", page, f"{prefix}parameters"),
+        output_schema=_schema(context, primitive, "outputSchema", f"{prefix}output", page, f"{prefix}output"),
         execution=string(as_object(data.get("execution")), "taskSupport"),
         uri=string(data, "uri"),
         uri_template=string(data, "uriTemplate"),
@@ -143,7 +152,7 @@ def build_pages(context: BuildContext) -> tuple[Page, ...]:
             anchors = PageAnchors()
             variant_anchors = anchors.variants(len(members))
             variants = tuple(
-                build_variant(context, primitive, anchor, anchors)
+                build_variant(context, primitive, anchor, anchors, PageRef(path, name))
                 for primitive, anchor in zip(members, variant_anchors, strict=True)
             )
             union = sorted({v for variant in variants for v in variant.scope.versions})

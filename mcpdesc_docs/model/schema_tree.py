@@ -2,15 +2,15 @@
 
 Nested properties, array items, additional properties and composition branches become
 indented rows; constraints are spelled out in words; local ``$ref``s into ``$defs`` are
-followed (once per branch, so recursive schemas terminate) and external ones are named,
-never fetched.
+followed, each definition expanded once per table (later uses link to it, so shared and
+recursive definitions cost their size, once) and external ones are named, never fetched.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -20,6 +20,11 @@ from .urls import UniqueNames
 
 MAX_DEPTH = 12
 """Deeper levels are summarised; the JSON view beside the table still shows everything."""
+ROW_WEIGHT = 600
+"""Bytes a table row costs on a page, in its twin and in the search index, about."""
+MAX_ROWS = 2000
+"""Rows shown per table; the rest are counted in a last row (a schema this wide is read
+in its JSON view anyway, and the page stays a bounded size)."""
 
 _COMBINATORS = (("oneOf", "exactly one of"), ("anyOf", "any of"), ("allOf", "all of"))
 
@@ -46,6 +51,24 @@ class SchemaRow:
     """The ``$ref`` this row's schema came through."""
     flags: tuple[str, ...] = ()
     """deprecated, read-only, write-only, nullable ..."""
+    listed_at: str | None = None
+    """When this subschema's members are listed elsewhere in the table (a definition used
+    before, or recursively): the anchor of the row that lists them."""
+    listed_as: str | None = None
+    """What the link to ``listed_at`` says: the definition's name."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShownElsewhere:
+    """A component used again where showing it in full once more would outgrow the site's
+    budget for repeats (``components.Repeats``): this use links to the first one."""
+
+    component: str
+    """``#/components/<namespace>/<name>``."""
+    path: str
+    """Where it is shown in full: a site path with the anchor of that section or card."""
+    page: str
+    """The name of the page it is shown on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +81,21 @@ class SchemaTree:
     """The schema as written, pretty-printed."""
     component: str | None = None
     """``#/components/schemas/<name>`` when the schema came from a component."""
+    omitted_rows: int = 0
+    """Rows past ``MAX_ROWS``, left out of the table (the JSON view has them all)."""
+    shown_elsewhere: ShownElsewhere | None = None
+    """Set (and nothing else shown) when the component is shown in full on another page."""
+
+    @property
+    def weight(self) -> int:
+        """About what the table costs a page (its JSON view, rows, their twin lines and
+        search entries), in bytes: what a repeat is charged."""
+        return len(self.json) + ROW_WEIGHT * len(self.rows)
+
+
+def linked_tree(link: ShownElsewhere) -> SchemaTree:
+    """The stand-in for a table shown on another page."""
+    return SchemaTree((), (), None, (), "", component=link.component, shown_elsewhere=link)
 
 
 def dump_json(value: object) -> str:
@@ -160,36 +198,72 @@ def _anchor_part(name: str) -> str:
     return _SAFE_ANCHOR.sub("-", name).strip("-") or "_"
 
 
+class _Refined(Mapping[str, Any]):
+    """A ``$ref``'s target with the keywords written beside the ``$ref`` taking precedence."""
+
+    def __init__(self, siblings: Mapping[str, Any], target: Mapping[str, Any]) -> None:
+        self.siblings, self.target = siblings, target
+
+    def __getitem__(self, key: str) -> Any:
+        return self.siblings[key] if key in self.siblings else self.target[key]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.siblings
+        yield from (key for key in self.target if key not in self.siblings)
+
+    def __len__(self) -> int:
+        return len(self.siblings) + sum(1 for key in self.target if key not in self.siblings)
+
+
 class _TreeBuilder:
+    """Walks a schema once, listing each subschema's members at most once.
+
+    A ``$ref`` (or ``$defs`` entry) used in several places would otherwise be expanded at
+    every use, and definitions that refer to each other several times per level multiply:
+    a few kilobytes of schema could ask for millions of rows. So every subschema (keyed
+    by identity: the tree is walked from one freshly parsed value) is expanded where it is
+    first reached; later uses get a row of their own that links to that first expansion,
+    and uses inside their own expansion are recursive. Each subschema is then expanded
+    once, so the rows grow with the schema's size, not with the ways to reach its parts."""
+
     def __init__(self, root: Mapping[str, Any], prefix: str) -> None:
         self.root = root
         self.prefix = prefix
         self.rows: list[SchemaRow] = []
+        self.omitted = 0
         self.anchors = UniqueNames()
+        self.listed: dict[int, tuple[str, str]] = {}
+        """Subschemas whose members are listed, by id: the anchor and name of that row."""
 
     def _anchor(self, path: str) -> str:
         return self.anchors.take(f"{self.prefix}-{path}")
 
-    def _deref(self, schema: Mapping[str, Any], seen: tuple[str, ...]) -> tuple[Mapping[str, Any], str | None, bool]:
-        """Follow a local ``$ref``. Returns (schema, ref, recursive)."""
+    def _full(self) -> bool:
+        if len(self.rows) < MAX_ROWS:
+            return False
+        # Past the cap the walk goes on only to count what is left out (it is linear).
+        self.omitted += 1
+        return True
+
+    def _deref(self, schema: Mapping[str, Any]) -> tuple[Mapping[str, Any], str | None, Mapping[str, Any]]:
+        """Follow a local ``$ref``. Returns (schema to show, ref, the subschema it lists)."""
         ref = schema.get("$ref")
         if not isinstance(ref, str):
-            return schema, None, False
+            return schema, None, schema
         if not ref.startswith("#"):
-            return schema, ref, False  # external: shown by name, never fetched
-        if ref in seen:
-            return schema, ref, True
+            return schema, ref, schema  # external: shown by name, never fetched
         try:
             target: Any = self.root
             for part in jp.split(ref[1:]):
                 target = target[part] if isinstance(target, Mapping) else target[int(part)]
         except (KeyError, IndexError, ValueError, TypeError):
-            return schema, ref, False
+            return schema, ref, schema
         if not isinstance(target, Mapping):
-            return schema, ref, False
-        # Sibling keywords next to $ref (2020-12) refine the target: show both.
-        merged = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
-        return merged, ref, False
+            return schema, ref, schema
+        # Sibling keywords next to $ref (2020-12) refine the target: show both. A view, not
+        # a copy: a definition with many members may be used many times.
+        siblings = {k: v for k, v in schema.items() if k != "$ref"}
+        return (_Refined(siblings, target) if siblings else target), ref, target
 
     def add(
         self,
@@ -200,16 +274,47 @@ class _TreeBuilder:
         *,
         is_property: bool,
         required: bool,
-        seen: tuple[str, ...] = (),
+        ancestors: tuple[int, ...] = (),
     ) -> None:
         if not isinstance(schema, Mapping):
-            # Boolean schemas: true accepts anything, false nothing.
-            label = "anything" if schema is True else "nothing (always invalid)"
-            self.rows.append(SchemaRow(name, self._anchor(path), depth, is_property, (label,), required))
+            if not self._full():
+                # Boolean schemas: true accepts anything, false nothing.
+                label = "anything" if schema is True else "nothing (always invalid)"
+                self.rows.append(SchemaRow(name, self._anchor(path), depth, is_property, (label,), required))
             return
-        resolved, ref, recursive = self._deref(schema, seen)
-        if ref is not None and not recursive and ref.startswith("#"):
-            seen = (*seen, ref)
+        resolved, ref, target = self._deref(schema)
+        recursive = id(target) in ancestors
+        if recursive:
+            resolved = schema  # the reference itself: its target is being listed above
+        first = self.listed.get(id(target))
+        anchor = ""  # rows past the cap are only counted (and everything after them is)
+        if not self._full():
+            row = self._row(name, path, resolved, depth, is_property, required, ref, recursive, first)
+            self.rows.append(row)
+            anchor = row.anchor
+        if recursive:
+            return
+        if first is not None:
+            # Listed where first used; what this use adds beside its $ref is its own.
+            if ref is not None:
+                self.children({k: v for k, v in schema.items() if k != "$ref"}, path, depth + 1, ancestors)
+            return
+        if depth + 1 <= MAX_DEPTH:  # else its members are not listed here, so a later use may
+            self.listed[id(target)] = (anchor, _definition_name(ref) or name)
+        self.children(resolved, path, depth + 1, (*ancestors, id(target)))
+
+    def _row(
+        self,
+        name: str,
+        path: str,
+        resolved: Mapping[str, Any],
+        depth: int,
+        is_property: bool,
+        required: bool,
+        ref: str | None,
+        recursive: bool,
+        first: tuple[str, str] | None,
+    ) -> SchemaRow:
         choices: tuple[str, ...] = ()
         if isinstance(resolved.get("enum"), list):
             choices = tuple(_literal(v) for v in resolved["enum"])
@@ -220,28 +325,26 @@ class _TreeBuilder:
         constraints = describe_constraints(resolved)
         if recursive:
             constraints = (*constraints, "recursive: see above")
-        self.rows.append(
-            SchemaRow(
-                name=name,
-                anchor=self._anchor(path),
-                depth=depth,
-                is_property=is_property,
-                types=_types(resolved),
-                required=required,
-                title=title if isinstance(title, str) else None,
-                description=description if isinstance(description, str) else None,
-                constraints=constraints,
-                choices=choices,
-                default=_literal(resolved["default"]) if "default" in resolved else None,
-                examples=tuple(_literal(v) for v in examples) if isinstance(examples, list) else (),
-                reference=ref,
-                flags=_flags(resolved),
-            )
+        return SchemaRow(
+            name=name,
+            anchor=self._anchor(path),
+            depth=depth,
+            is_property=is_property,
+            types=_types(resolved),
+            required=required,
+            title=title if isinstance(title, str) else None,
+            description=description if isinstance(description, str) else None,
+            constraints=constraints,
+            choices=choices,
+            default=_literal(resolved["default"]) if "default" in resolved else None,
+            examples=tuple(_literal(v) for v in examples) if isinstance(examples, list) else (),
+            reference=ref,
+            flags=_flags(resolved),
+            listed_at=first[0] if first is not None else None,
+            listed_as=(_definition_name(ref) or first[1]) if first is not None else None,
         )
-        if not recursive:
-            self.children(resolved, path, depth + 1, seen)
 
-    def children(self, schema: Mapping[str, Any], path: str, depth: int, seen: tuple[str, ...]) -> None:
+    def children(self, schema: Mapping[str, Any], path: str, depth: int, ancestors: tuple[int, ...]) -> None:
         if depth > MAX_DEPTH:
             return
         required = schema.get("required")
@@ -256,10 +359,10 @@ class _TreeBuilder:
                     depth,
                     is_property=True,
                     required=name in required_names,
-                    seen=seen,
+                    ancestors=ancestors,
                 )
         for name in sorted(n for n in required_names if isinstance(n, str)):
-            if not isinstance(properties, Mapping) or name not in properties:
+            if (not isinstance(properties, Mapping) or name not in properties) and not self._full():
                 self.rows.append(SchemaRow(name, self._anchor(f"{path}.{_anchor_part(name)}"), depth, True, (), True))
         patterns = schema.get("patternProperties")
         if isinstance(patterns, Mapping):
@@ -271,16 +374,22 @@ class _TreeBuilder:
                     depth,
                     is_property=False,
                     required=False,
-                    seen=seen,
+                    ancestors=ancestors,
                 )
         additional = schema.get("additionalProperties")
         if isinstance(additional, Mapping):
             self.add(
-                "any other name", f"{path}.additional", additional, depth, is_property=False, required=False, seen=seen
+                "any other name",
+                f"{path}.additional",
+                additional,
+                depth,
+                is_property=False,
+                required=False,
+                ancestors=ancestors,
             )
         items = schema.get("items")
         if isinstance(items, Mapping):
-            self.add("each item", f"{path}.items", items, depth, is_property=False, required=False, seen=seen)
+            self.add("each item", f"{path}.items", items, depth, is_property=False, required=False, ancestors=ancestors)
         prefix_items = schema.get("prefixItems")
         if isinstance(prefix_items, list):
             for index, sub in enumerate(prefix_items):
@@ -291,7 +400,7 @@ class _TreeBuilder:
                     depth,
                     is_property=False,
                     required=False,
-                    seen=seen,
+                    ancestors=ancestors,
                 )
         for keyword, words in _COMBINATORS:
             branches = schema.get(keyword)
@@ -305,12 +414,19 @@ class _TreeBuilder:
                         depth,
                         is_property=False,
                         required=False,
-                        seen=seen,
+                        ancestors=ancestors,
                     )
         for keyword, words in (("not", "must not match"), ("if", "if"), ("then", "then"), ("else", "else")):
             sub = schema.get(keyword)
             if isinstance(sub, Mapping):
-                self.add(words, f"{path}.{keyword}", sub, depth, is_property=False, required=False, seen=seen)
+                self.add(words, f"{path}.{keyword}", sub, depth, is_property=False, required=False, ancestors=ancestors)
+
+
+def _definition_name(ref: str | None) -> str | None:
+    """What a local reference's target is called: the last segment of its pointer."""
+    if ref is None or not ref.startswith("#/"):
+        return None
+    return jp.split(ref[1:])[-1] or None
 
 
 def build_schema_tree(schema: object, prefix: str, *, component: str | None = None) -> SchemaTree:
@@ -326,11 +442,13 @@ def _tree_of_text(text: str, prefix: str, component: str | None) -> SchemaTree:
     schema = json.loads(text)
     root = schema if isinstance(schema, Mapping) else {}
     builder = _TreeBuilder(root, prefix)
-    resolved, _, _ = builder._deref(root, ())
-    builder.children(resolved, "", 0, ())
+    resolved, _, target = builder._deref(root)
+    # The root has no row: a reference back to it (or to what it refers to) is recursive.
+    builder.children(resolved, "", 0, (id(root), id(target)))
     description = resolved.get("description")
     return SchemaTree(
         rows=tuple(builder.rows),
+        omitted_rows=builder.omitted,
         root_types=_types(resolved),
         root_description=description if isinstance(description, str) else None,
         root_constraints=describe_constraints(resolved),

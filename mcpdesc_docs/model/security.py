@@ -10,16 +10,28 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..validation.document import Document, as_list, as_object, strings
-from .site import Alternative, OAuthFlow, Requirement, RequirementTerm, SecurityScheme, SecurityView, TransportSecurity
+from .site import (
+    Alternative,
+    OAuthFlow,
+    Requirement,
+    RequirementTerm,
+    SecurityScheme,
+    SecurityView,
+    Transport,
+    TransportSecurity,
+)
 from .urls import scheme_anchor
 from .values import extensions, string
 
 if TYPE_CHECKING:
     from .context import BuildContext
-    from .site import Transport
 
 _SCHEME_DETAILS = ("scheme", "bearerFormat", "name", "in", "openIdConnectUrl")
 """The string members of a scheme shown as its details, in this order."""
+REPEAT_LIMIT = 2_000
+"""Characters (scheme names, scopes, transports) of an inherited requirement shown on every
+page that inherits it; a longer one is shown once, on the overview, and linked: it is
+written once in the description but would be copied onto every page."""
 
 
 def requirement(value: object) -> Requirement:
@@ -61,16 +73,39 @@ def inherited_by_transport(transports: tuple[Transport, ...], server_default: bo
 
 
 def primitive_view(context: BuildContext, declaration: Mapping[str, Any], kind: str) -> SecurityView:
-    server_default = context.server_default
     if "security" in declaration:
         value = declaration["security"]
-        return SecurityView("cleared" if _clears(value) else "own", kind, server_default, requirement(value))
-    by_transport = inherited_by_transport(context.transports, server_default)
-    if server_default:
-        return SecurityView("inherited", kind, True, requirement(context.data["security"]), by_transport)
-    if by_transport:
-        return SecurityView("inherited", kind, False, None, by_transport)
-    return SecurityView("none", kind, False, None)
+        return SecurityView("cleared" if _clears(value) else "own", kind, context.server_default, requirement(value))
+    return context.inherited_security[kind]
+
+
+def inherited_view(data: Mapping[str, Any], transports: tuple[Transport, ...], kind: str) -> SecurityView:
+    """What a declaration of ``kind`` without a requirement of its own gets: the same for
+    all of them, so it is made once per build."""
+    server_default = "security" in data
+    by_transport = inherited_by_transport(transports, server_default)
+    if not server_default and not by_transport:
+        return SecurityView("none", kind, False, None)
+    inherited = requirement(data["security"]) if server_default else None
+    size = _size(inherited) + sum(
+        len(entry.transport_type or "") + 20 + _size(entry.requirement) for entry in by_transport
+    )
+    if size > REPEAT_LIMIT:
+        return SecurityView(
+            "inherited", kind, server_default, None, listed_at="index.html#security", via_transports=bool(by_transport)
+        )
+    return SecurityView("inherited", kind, server_default, inherited, by_transport)
+
+
+def _size(found: Requirement | None) -> int:
+    """About the characters a requirement shows."""
+    if found is None:
+        return 0
+    return sum(
+        len(term.scheme) + 20 + sum(len(scope) + 2 for scope in term.scopes)
+        for alternative in found.alternatives
+        for term in alternative.terms
+    ) + 20 * len(found.alternatives)
 
 
 def server_view(context: BuildContext) -> SecurityView:

@@ -12,10 +12,10 @@ The model holds facts, not sentences: where a page says something in words ("Rea
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .forms import FormPreview
-from .schema_tree import SchemaTree
+from .schema_tree import SchemaTree, ShownElsewhere
 
 # --- small shared pieces ---------------------------------------------------------------
 
@@ -131,6 +131,11 @@ class SecurityView:
     by_transport: tuple[TransportSecurity, ...] = ()
     """When inherited and a transport declares its own requirement: what applies per
     transport. On the server's view: the transports that declare their own."""
+    listed_at: str | None = None
+    """An inherited requirement too long to repeat on every page that inherits it: where
+    it is shown in full (then ``requirement`` is None and ``by_transport`` empty)."""
+    via_transports: bool = False
+    """With ``listed_at``: whether some transports replace the server's requirement."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +271,8 @@ class Elicitation:
     schema_json: str | None
     schema_component: str | None
     extensions: tuple[JsonItem, ...]
+    schema_elsewhere: ShownElsewhere | None = None
+    """Set (with no form or JSON) when the schema's component is shown on another page."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +291,8 @@ class Example:
     parts: tuple[ExamplePart, ...]
     is_error: bool
     extensions: tuple[JsonItem, ...]
+    shown_elsewhere: ShownElsewhere | None = None
+    """Set (with no parts) when the example's component is shown on another page."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,28 +452,74 @@ class Site:
     extensions: tuple[JsonItem, ...]
     legacy_format: str | None = None
     """The older format version a description was written in (0.7.0), shown in the header."""
+    _index: _SiteIndex = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Templates ask these once per tag, tag reference and kind: looked up in an index
+        # made once, not by scanning every page (or tag) each time, which is quadratic.
+        object.__setattr__(self, "_index", _SiteIndex(self.pages, self.tags))
 
     def pages_of(self, kind: str) -> tuple[Page, ...]:
         """Document order, deprecated pages last."""
-        return tuple(sorted((p for p in self.pages if p.kind == kind), key=lambda p: p.deprecated))
+        return self._index.by_kind.get(kind, ())
 
     def pages_tagged(self, tag: str) -> tuple[Page, ...]:
-        return tuple(sorted((p for p in self.pages if tag in p.tag_names), key=lambda p: p.deprecated))
+        return self._index.by_tag.get(tag, ())
 
     def tag_path(self, name: str) -> str | None:
-        return next((tag.path for tag in self.tags if tag.name == name), None)
+        return self._index.tag_paths.get(name)
+
+
+class _SiteIndex:
+    """The site's pages by kind and by tag, and its tags' paths by name."""
+
+    __slots__ = ("by_kind", "by_tag", "tag_paths")
+
+    def __init__(self, pages: tuple[Page, ...], tags: tuple[Tag, ...]) -> None:
+        by_kind: dict[str, list[Page]] = {}
+        by_tag: dict[str, list[Page]] = {}
+        for page in pages:
+            by_kind.setdefault(page.kind, []).append(page)
+            for name in page.tag_names:
+                by_tag.setdefault(name, []).append(page)
+
+        def ordered(group: list[Page]) -> tuple[Page, ...]:
+            return tuple(sorted(group, key=lambda p: p.deprecated))  # stable: document order
+
+        self.by_kind = {kind: ordered(group) for kind, group in by_kind.items()}
+        self.by_tag = {name: ordered(group) for name, group in by_tag.items()}
+        self.tag_paths: dict[str, str] = {}
+        for tag in tags:
+            self.tag_paths.setdefault(tag.name, tag.path)
 
 
 # --- summaries ----------------------------------------------------------------------------
 
+MAX_LABEL = 160
+"""Characters of a name or title where it is repeated on other pages (sidebars, the header,
+tag lists, previous/next links, search results): in full on its own page, clipped there, so
+one long string is not copied onto every page."""
+
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+_LEADING_SPACE = re.compile(r"\s*")
+
+
+def label(text: str) -> str:
+    """``text`` clipped to ``MAX_LABEL`` characters, for places that repeat it."""
+    return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1].rstrip() + "…"
 
 
 def first_sentence(text: str, limit: int = 160) -> str:
     """The first sentence of the first paragraph, for catalogue summaries."""
-    paragraph = text.strip().split("\n\n", 1)[0].replace("\n", " ").strip()
+    # Only the start can show, so only a window of it is read: a summary is asked for on
+    # every list a page appears in (catalogue, each of its tags, llms.txt) and must not
+    # cost the whole text each time. The window changes the result only for a first
+    # paragraph with a run of 3 * limit blanks, where the text after them is left out.
+    start = _LEADING_SPACE.match(text).end()  # type: ignore[union-attr]  # \s* always matches
+    window = text[start : start + 4 * limit]
+    paragraph = window.strip().split("\n\n", 1)[0].replace("\n", " ").strip()
     sentence = _SENTENCE_END.split(paragraph, 1)[0]
     return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
 
 
-__all__ = ["Page", "Site", "Variant", "first_sentence"]
+__all__ = ["Page", "Site", "Variant", "first_sentence", "label"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from typing import NamedTuple
 
 from ..kinds import BY_NAME
 
@@ -105,6 +106,16 @@ def tag_pages() -> PagePaths:
     return PagePaths("tags")
 
 
+class PageRef(NamedTuple):
+    """A primitive page as the parts built for it know it: its path and its name."""
+
+    path: str
+    name: str
+
+    def at(self, anchor: str) -> str:
+        return f"{self.path}#{anchor}"
+
+
 class PageAnchors:
     """The ids one primitive page hands out, in the page's reading order: the variants'
     sections first, then each variant's elicitation cards and examples. A repeat (two
@@ -159,4 +170,4 @@ def component_anchor(namespace: str, name: str) -> str:
     return anchor_id(f"component-{namespace}", name)
 
 
-__all__ = ["PageAnchors", "PagePaths", "UniqueNames", "anchor_id", "slugify"]
+__all__ = ["PageAnchors", "PagePaths", "PageRef", "UniqueNames", "anchor_id", "slugify"]

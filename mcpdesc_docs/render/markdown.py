@@ -1,16 +1,42 @@
 """The one configured Markdown renderer: raw HTML off, only safe link targets, no remote images.
 
-Results are cached by text: a summary shown in the catalogue, a tag page and a sidebar is
-rendered once, and ``serve`` re-renders unchanged text for free."""
+Each text is parsed once per build: the tokens give both the HTML the pages show and the
+plain words the search index keeps, and both are cached by text (a summary shown in the
+catalogue, a tag page and a sidebar is rendered once, and ``serve`` re-renders unchanged
+text for free).
+
+Descriptions are untrusted and markdown-it-py is pure Python, so its cost is bounded
+twice: nesting stops at ``MAX_NESTING`` levels (the work on a run of ``[`` or of nested
+emphasis grows with that limit, 100 in markdown-it's default preset), and a field longer
+than ``MAX_MARKDOWN`` characters is not parsed at all but shown as escaped paragraphs.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 from markdown_it import MarkdownIt
-from markupsafe import Markup
+from markdown_it.token import Token
+from markupsafe import Markup, escape
 
 from ..model.links import is_safe_link
+
+MAX_NESTING = 20
+"""Block and inline nesting markdown-it follows (its CommonMark preset's value): prose
+never nests this deep, and a run of brackets costs this many steps per character."""
+MAX_MARKDOWN = 100_000
+"""Characters of one field parsed as Markdown; a longer field is shown as plain text."""
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+class Rendered(NamedTuple):
+    html: Markup
+    text: str
+    """The words without the syntax, whitespace collapsed (for the search index)."""
 
 
 @lru_cache(maxsize=1)
@@ -18,19 +44,65 @@ def _renderer() -> MarkdownIt:
     # "js-default" is markdown-it's safe preset: raw HTML is off, so "<script>" in a
     # description stays text. Images are turned off because nothing on a page may load
     # from another host; "![alt](url)" then reads as "!" and a link.
-    md = MarkdownIt("js-default", {"linkify": False, "typographer": False})
+    md = MarkdownIt("js-default", {"linkify": False, "typographer": False, "maxNesting": MAX_NESTING})
     md.disable("image")
     md.validateLink = is_safe_link  # type: ignore[method-assign]
     return md
 
 
+def _words(tokens: Sequence[Token]) -> str:
+    blocks: list[str] = []
+    for token in tokens:
+        words = []
+        for child in token.children or ():
+            if child.type in ("text", "code_inline"):
+                words.append(child.content)
+            elif child.type in ("softbreak", "hardbreak"):
+                words.append(" ")
+        if words:
+            blocks.append("".join(words))
+    return " ".join(" ".join(blocks).split())
+
+
+def _unparsed(text: str, inline: bool) -> Rendered:
+    # Too long to parse within the build's budget: the same words, escaped, one paragraph
+    # per blank-line-separated block as Markdown would have them.
+    if inline:
+        html = Markup(escape(text))
+    else:
+        paragraphs = (part.strip() for part in _BLANK_LINE.split(text))
+        html = Markup("".join(f"<p>{escape(part)}</p>\n" for part in paragraphs if part))
+    return Rendered(html, " ".join(text.split()))
+
+
 @lru_cache(maxsize=8192)
+def _rendered(text: str, inline: bool) -> Rendered:
+    if len(text) > MAX_MARKDOWN:
+        return _unparsed(text, inline)
+    md = _renderer()
+    env: dict[str, object] = {}
+    tokens = md.parseInline(text, env) if inline else md.parse(text, env)
+    return Rendered(Markup(md.renderer.render(tokens, md.options, env)), _words(tokens))
+
+
 def render_markdown(text: str) -> Markup:
     """Block Markdown -> HTML that is safe to insert unescaped."""
-    return Markup(_renderer().render(text))
+    return _rendered(text, False).html
 
 
-@lru_cache(maxsize=8192)
 def render_inline(text: str) -> Markup:
     """One line of Markdown (no paragraphs), for summaries and table cells."""
-    return Markup(_renderer().renderInline(text))
+    return _rendered(text, True).html
+
+
+def plain_text(markdown: str | None, *, inline: bool = False) -> str:
+    """The words of a Markdown string as the page shows it (block or ``inline``), without
+    its syntax: from the same parse as the page's HTML."""
+    if not markdown:
+        return ""
+    return _rendered(markdown, inline).text
+
+
+def clear_caches() -> None:
+    """Forget rendered text (tests that count work must not reuse another size's)."""
+    _rendered.cache_clear()

@@ -17,7 +17,7 @@ from ..diagnostics import Diagnostic, Severity
 from ..errors import ProjectError
 from ..kinds import KIND_NAMES, KINDS
 from ..model.navigation import Navigation, NavKindView
-from ..model.site import Page, Scope, Site, Tag
+from ..model.site import Page, Scope, Site, Tag, label
 from .markdown import render_inline, render_markdown
 from .search import search_files
 from .theme import Theme, create_environment
@@ -111,10 +111,10 @@ def _context(
         root="../" * path.count("/"),
         previous_page=previous_page,
         next_page=next_page,
-        nav=navigation.view(page),
+        nav=navigation.view(page, tag),
         downloads=downloads,
         twin=twin_path(page.path) if page is not None else None,
-        site_title=config.site_name or site.server.title,
+        site_title=label(config.site_name or site.server.title),
         current_path=path,
         url=lambda target: relative_url(path, target),
         canonical_url=(config.site_url + path) if config.site_url and path != "404.html" else None,
@@ -233,6 +233,7 @@ def render_site(
     env = create_environment(theme)
     env.filters["markdown"] = render_markdown
     env.filters["inline_markdown"] = render_inline
+    env.filters["label"] = label
     navigation = Navigation(site)
     skeleton = _skeleton(site, config, downloads) if cache is not None else None
     reusable = cache.pages if cache is not None and cache.skeleton == skeleton else {}

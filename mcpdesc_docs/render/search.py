@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
-
-from markdown_it import MarkdownIt
 
 from ..kinds import BY_NAME
-from ..model.site import Page, Site, Variant, first_sentence
+from ..model.site import Page, Site, Variant, first_sentence, label
+from .markdown import plain_text
 from .words import Words
 
 MAX_TEXT = 240
@@ -38,34 +36,6 @@ class Entry:
     server's: the protocol-version view leaves the others out of the results."""
 
 
-@lru_cache(maxsize=1)
-def _parser() -> MarkdownIt:
-    return MarkdownIt("js-default")
-
-
-def plain_text(markdown: str | None) -> str:
-    """The words of a Markdown string, without its syntax."""
-    if not markdown:
-        return ""
-    return _plain_text(markdown)
-
-
-@lru_cache(maxsize=16384)
-def _plain_text(markdown: str) -> str:
-    # Cached by text: `serve` rebuilds mostly see descriptions it has already read.
-    blocks: list[str] = []
-    for token in _parser().parse(markdown):
-        words = []
-        for child in token.children or ():
-            if child.type in ("text", "code_inline"):
-                words.append(child.content)
-            elif child.type in ("softbreak", "hardbreak"):
-                words.append(" ")
-        if words:
-            blocks.append("".join(words))
-    return " ".join(" ".join(blocks).split())
-
-
 def _clip(text: str) -> str:
     return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1].rstrip() + "…"
 
@@ -76,7 +46,7 @@ def _only_in(versions: tuple[str, ...], site: Site) -> str:
 
 def _variant_entries(site: Site, page: Page, variant: Variant) -> list[Entry]:
     entries: list[Entry] = []
-    owner = f"{BY_NAME[page.kind].singular.lower()} {page.name}"
+    owner = f"{BY_NAME[page.kind].singular.lower()} {label(page.name)}"  # on each of its entries
     if len(page.variants) > 1:
         # Otherwise the variants' entries would read the same and only their links differ.
         owner += f" for MCP {', '.join(variant.scope.versions)}"
@@ -91,7 +61,7 @@ def _variant_entries(site: Site, page: Page, variant: Variant) -> list[Entry]:
                         row.name,
                         f"{what} of {owner}",
                         f"{page.path}#{row.anchor}",
-                        _clip(" ".join(filter(None, [row.title, plain_text(row.description)]))),
+                        _clip(" ".join(filter(None, [row.title, plain_text(row.description, inline=True)]))),
                         row.name,
                         versions,
                     )
@@ -103,7 +73,7 @@ def _variant_entries(site: Site, page: Page, variant: Variant) -> list[Entry]:
                 argument.name,
                 f"Argument of {owner}",
                 f"{page.path}#{prefix}arguments",
-                _clip(" ".join(filter(None, [argument.title, plain_text(argument.description)]))),
+                _clip(" ".join(filter(None, [argument.title, plain_text(argument.description, inline=True)]))),
                 argument.name,
                 versions,
             )

@@ -9,18 +9,31 @@ model's facts (where security comes from, what a hint means) are the pages' own,
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Iterable
 
 from ..kinds import BY_NAME, KIND_NAMES
+from ..model.schema_tree import ShownElsewhere
 from ..model.site import Page, Site, Variant
+from ..model.site import label as short_label
 from .words import Words
+
+_BACKTICKS = re.compile(r"`+")
 
 
 def _fence(text: str, language: str = "json") -> str:
-    fence = "```"
-    while fence in text:
-        fence += "`"
+    # One backtick more than the longest run in the text, found in one pass (growing the
+    # fence until it is not in the text searched the text once per backtick: quadratic).
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * max(3, longest + 1)
     return f"{fence}{language}\n{text}\n{fence}"
+
+
+def _elsewhere(link: ShownElsewhere) -> str:
+    path, _, anchor = link.path.partition("#")
+    return (
+        f"The component `{link.component}`, shown in full in {twin_path(path)} ({short_label(link.page)}, #{anchor})."
+    )
 
 
 def twin_path(page_path: str) -> str:
@@ -47,12 +60,16 @@ def _variant_lines(variant: Variant, words: Words) -> Iterable[str]:
             yield f"{label}: `{value}`"
     yield ""
     yield f"Security: {words.security(variant.security)}"
+    if variant.security.listed_at is not None:
+        yield f"The requirement is shown in full on the overview ({variant.security.listed_at})."
     for tree, title in ((variant.input_schema, "Parameters"), (variant.output_schema, "Structured output")):
         if tree is None:
             continue
         yield ""
         yield f"### {title}"
         yield ""
+        if tree.shown_elsewhere is not None:
+            yield _elsewhere(tree.shown_elsewhere)
         for row in tree.rows:
             indent = "  " * row.depth
             details = [", ".join(row.types) or "any"]
@@ -63,8 +80,12 @@ def _variant_lines(variant: Variant, words: Words) -> Iterable[str]:
                 details.append(f"default {row.default}")
             if row.choices:
                 details.append("one of " + ", ".join(row.choices))
+            if row.listed_as is not None:
+                details.append(f"see {row.listed_as} above")
             text = f" — {row.description}" if row.description else ""
             yield f"{indent}- `{row.name}` ({'; '.join(details)}){text}"
+        if tree.omitted_rows:
+            yield f"- … {tree.omitted_rows} more rows not shown"
     if variant.arguments:
         yield ""
         yield "### Arguments"
@@ -84,6 +105,8 @@ def _variant_lines(variant: Variant, words: Words) -> Iterable[str]:
             yield f"Message: {card.message}"
             if card.url:
                 yield f"URL (not to be opened by readers of this file): {card.url}"
+            if card.schema_elsewhere is not None:
+                yield _elsewhere(card.schema_elsewhere)
             if card.form is not None:
                 for field in card.form.fields:
                     required = ", required" if field.required else ""
@@ -98,6 +121,8 @@ def _variant_lines(variant: Variant, words: Words) -> Iterable[str]:
         for example in variant.examples:
             yield ""
             yield f"#### {example.name}"
+            if example.shown_elsewhere is not None:
+                yield _elsewhere(example.shown_elsewhere)
             for part in example.parts:
                 yield f"{words.example_part(part, example)}:"
                 yield _fence(part.json, "text" if part.key == "uri" else "json")
