@@ -177,27 +177,40 @@ FRAGMENTS: list[Any] = [
 ]
 
 
-def hostile_structure(document: Any, data: st.DataObject, depth: int = 0) -> Any:
-    """Graft attack fragments, duplicate array items, nest values and add hostile member
-    names, anywhere in the document."""
-    if isinstance(document, dict):
-        result = {}
-        for key, value in document.items():
-            choice = data.draw(st.integers(0, 19))
-            if choice == 0 and key not in ("mcpdesc",):
-                value = data.draw(st.sampled_from(FRAGMENTS))
-            elif choice == 1:
-                result[key + ESCAPES[: data.draw(st.integers(1, len(ESCAPES)))]] = value
-            elif choice == 2 and depth < 40:
-                for _ in range(data.draw(st.integers(1, 30))):
-                    value = {"items": value} if data.draw(st.booleans()) else [value]
-            result[key] = hostile_structure(value, data, depth + 1)
-        return result
-    if isinstance(document, list):
-        items = [hostile_structure(item, data, depth + 1) for item in document]
-        if items and data.draw(st.integers(0, 9)) == 0:
-            items = items * data.draw(st.integers(2, 200))  # duplicates: pairwise checks, slugs
-        return items
+def _places(document: Any) -> list[tuple[Any, Any]]:
+    """(container, key or index) of every value in the document, in document order."""
+    found: list[tuple[Any, Any]] = []
+    stack = [document]
+    while stack:
+        node = stack.pop()
+        members = list(node.items()) if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else []
+        for key, value in members:
+            found.append((node, key))
+            stack.append(value)
+    return found
+
+
+def hostile_structure(document: Any, data: st.DataObject) -> Any:
+    """A few attacks at drawn places: graft a fragment, nest a value deeply, repeat an
+    array's items, add a hostile member name. (A few draws per case, whatever the size of
+    the document, so hypothesis can replay and shrink them.)"""
+    for _ in range(data.draw(st.integers(1, 6))):
+        places = _places(document)
+        if not places:
+            break
+        container, key = places[data.draw(st.integers(0, len(places) - 1))]
+        action = data.draw(st.sampled_from(["graft", "nest", "repeat", "rename"]))
+        value = container[key]
+        if action == "graft" and key != "mcpdesc":
+            container[key] = copy.deepcopy(data.draw(st.sampled_from(FRAGMENTS)))
+        elif action == "nest":
+            for _ in range(data.draw(st.integers(1, 40))):
+                value = {"items": value} if data.draw(st.booleans()) else [value]
+            container[key] = value
+        elif action == "repeat" and isinstance(value, list) and value:
+            container[key] = value * data.draw(st.integers(2, 300))
+        elif action == "rename" and isinstance(container, dict):
+            container[str(key) + ESCAPES[: data.draw(st.integers(1, len(ESCAPES)))]] = container.pop(key)
     return document
 
 

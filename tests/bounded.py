@@ -1,0 +1,76 @@
+"""Run the command line in a child process under a time and memory budget, and measure it.
+
+The budgets are generous (about ten times the targets), because this machine is shared:
+the point is that nothing hangs or balloons, not a benchmark. A child over its time is
+killed and the test fails with what it printed so far."""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ADDRESS_SPACE_LIMIT = 4 * 1024**3
+"""A safety net far above the 1 GB the property allows (address space is not memory)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    code: int
+    stdout: str
+    stderr: str
+    seconds: float
+    peak_rss_bytes: int
+
+
+def _limit_address_space() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE_LIMIT, ADDRESS_SPACE_LIMIT))
+
+
+def run_bounded(*argv: str, seconds: float, cwd: Path | None = None) -> Finished:
+    """``mcpdesc-docs ARGV`` in a fresh interpreter, killed after ``seconds``."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.monotonic()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mcpdesc_docs", *argv],
+            stdout=out,
+            stderr=err,
+            cwd=cwd,
+            preexec_fn=_limit_address_space,
+            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        )
+        deadline = started + seconds
+        while True:
+            # wait4 reports this child's own peak memory (getrusage would give the largest
+            # of every child the test session ever had).
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                os.kill(process.pid, signal.SIGKILL)
+                os.wait4(process.pid, 0)
+                out.seek(0)
+                err.seek(0)
+                raise AssertionError(
+                    f"mcpdesc-docs {' '.join(argv)} took over {seconds} s; it printed:\n"
+                    + out.read(4000).decode(errors="replace")
+                    + err.read(4000).decode(errors="replace")
+                )
+            time.sleep(0.02)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        elapsed = time.monotonic() - started
+        out.seek(0)
+        err.seek(0)
+        return Finished(
+            process.returncode,
+            out.read().decode("utf-8", errors="replace"),
+            err.read().decode("utf-8", errors="replace"),
+            elapsed,
+            usage.ru_maxrss * 1024,
+        )
