@@ -74,6 +74,32 @@ def ref_fan_out() -> Doc:
     return doc
 
 
+def shared_ref_alternatives() -> Doc:
+    # Each level offers the next one twice: evaluating (or drawing) every path is 2^40.
+    doc = base()
+    levels = 40
+    defs: Doc = {}
+    for level in range(levels):
+        following = {"$ref": f"#/$defs/d{level + 1}"} if level + 1 < levels else {"type": "string"}
+        defs[f"d{level}"] = {"anyOf": [following, following]}
+    schema = {"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs}
+    doc["tools"] = [tool("choices", inputSchema=schema, examples={"e": {"input": {"x": "a"}, "result": TEXT_RESULT}})]
+    return doc
+
+
+def big_example() -> Doc:
+    doc = base()
+    example = {"input": {"items": [{"k": i} for i in range(100_000)]}, "result": TEXT_RESULT}
+    doc["tools"] = [tool("bulk", examples={"e": example})]
+    return doc
+
+
+def many_tags() -> Doc:
+    doc = base()
+    doc["tags"] = [{"name": f"t{i}"} for i in range(50_000)]
+    return doc
+
+
 def duplicate_names() -> Doc:
     doc = base()
     doc["tools"] = [tool("same") for _ in range(2000)]
@@ -148,6 +174,9 @@ CASES: dict[str, Callable[[], Doc]] = {
     "regex-deep-nesting": regex_deep_nesting,
     "uri-template-backtracking": uri_template_backtracking,
     "ref-fan-out": ref_fan_out,
+    "shared-ref-alternatives": shared_ref_alternatives,
+    "big-example": big_example,
+    "many-tags": many_tags,
     "duplicate-names": duplicate_names,
     "many-capabilities": many_capabilities,
     "component-chains": component_chains,

@@ -87,3 +87,17 @@ def test_bad_limit_settings_are_config_errors(tmp_path, limits, message):
     code, _, err = run("build", str(tmp_path))
     assert code == 2
     assert message in err
+
+
+def test_tags_count_as_pages_against_max_primitives(tmp_path):
+    data = load_data(SAMPLE)
+    pages = sum(len(data.get(c, [])) for c in ("tools", "resources", "resourceTemplates", "prompts"))
+    tags = len(data["tags"])
+    assert tags > 0
+    (tmp_path / "d.json").write_text(json.dumps(data))
+    (tmp_path / "mcpdesc-docs.yml").write_text(f"description: d.json\nlimits:\n  max_primitives: {pages + tags}\n")
+    assert run("validate", str(tmp_path))[0] == 0
+    (tmp_path / "mcpdesc-docs.yml").write_text(f"description: d.json\nlimits:\n  max_primitives: {pages + tags - 1}\n")
+    code, out, _ = run("validate", str(tmp_path))
+    assert code == 1
+    assert f"{pages + tags} tools, resources, resource templates, prompts and tags" in out

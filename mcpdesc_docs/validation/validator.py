@@ -90,13 +90,15 @@ def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
 def _too_many_primitives(data: object, limits: Limits) -> Diagnostic | None:
     if not isinstance(data, dict):
         return None
-    total = sum(len(v) for kind in KINDS if isinstance(v := data.get(kind.collection), list))
+    # Each of these becomes a page (tags too), so together they bound the size of the site.
+    collections = [*(kind.collection for kind in KINDS), "tags"]
+    total = sum(len(v) for collection in collections if isinstance(v := data.get(collection), list))
     if total <= limits.max_primitives:
         return None
     return error(
         LIMITS_RULE,
         "input-too-many-primitives",
-        f"{total} tools, resources, resource templates and prompts; the limit is {limits.max_primitives} "
+        f"{total} tools, resources, resource templates, prompts and tags; the limit is {limits.max_primitives} "
         "(raise it with limits.max_primitives in mcpdesc-docs.yml)",
         "",
     )
