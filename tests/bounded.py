@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,19 +23,26 @@ ADDRESS_SPACE_LIMIT = 4 * 1024**3
 
 @dataclass(frozen=True, slots=True)
 class Finished:
-    code: int
+    returncode: int
     stdout: str
     stderr: str
     seconds: float
     peak_rss_bytes: int
 
 
-def _limit_address_space() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE_LIMIT, ADDRESS_SPACE_LIMIT))
+def run_bounded(
+    *argv: str,
+    seconds: float,
+    cwd: Path | None = None,
+    address_space: int = ADDRESS_SPACE_LIMIT,
+    env: Mapping[str, str] | None = None,
+) -> Finished:
+    """``mcpdesc-docs ARGV`` in a fresh interpreter, killed after ``seconds``; with a smaller
+    ``address_space`` a child that grows too much fails (MemoryError) instead of swapping."""
 
+    def limit_address_space() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
 
-def run_bounded(*argv: str, seconds: float, cwd: Path | None = None) -> Finished:
-    """``mcpdesc-docs ARGV`` in a fresh interpreter, killed after ``seconds``."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.monotonic()
         process = subprocess.Popen(
@@ -42,8 +50,8 @@ def run_bounded(*argv: str, seconds: float, cwd: Path | None = None) -> Finished
             stdout=out,
             stderr=err,
             cwd=cwd,
-            preexec_fn=_limit_address_space,
-            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+            preexec_fn=limit_address_space,
+            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1", **(env or {})},
         )
         deadline = started + seconds
         while True:
@@ -69,8 +77,8 @@ def run_bounded(*argv: str, seconds: float, cwd: Path | None = None) -> Finished
         err.seek(0)
         return Finished(
             process.returncode,
-            out.read().decode("utf-8", errors="replace"),
-            err.read().decode("utf-8", errors="replace"),
+            out.read().decode("utf-8", errors="surrogateescape"),
+            err.read().decode("utf-8", errors="surrogateescape"),
             elapsed,
             usage.ru_maxrss * 1024,
         )

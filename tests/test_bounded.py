@@ -58,7 +58,7 @@ def test_validate_is_bounded_on_hostile_input(tmp_path: Path, case: str, fmt: st
     path = write_case(tmp_path, case, fmt)
     for output_format in ("text", "github", "json"):
         done = run_bounded("validate", str(path), "--format", output_format, seconds=SECONDS)
-        assert done.code in (0, 1), done.stdout[-2000:] + done.stderr[-2000:]
+        assert done.returncode in (0, 1), done.stdout[-2000:] + done.stderr[-2000:]
         assert done.peak_rss_bytes < PEAK_RSS, f"{done.peak_rss_bytes / 2**20:.0f} MB"
         check_printed(done.stdout, workflow_commands=output_format == "github")
         check_printed(done.stderr)
@@ -75,11 +75,11 @@ def test_build_is_bounded_on_hostile_input(tmp_path: Path, case: str) -> None:
     path = write_case(tmp_path, case, "json")
     site = tmp_path / "site"
     done = run_bounded("build", str(path), "-o", str(site), seconds=SECONDS)
-    assert done.code in (0, 1), done.stdout[-2000:] + done.stderr[-2000:]
+    assert done.returncode in (0, 1), done.stdout[-2000:] + done.stderr[-2000:]
     assert done.peak_rss_bytes < PEAK_RSS, f"{done.peak_rss_bytes / 2**20:.0f} MB"
     check_printed(done.stdout)
     check_printed(done.stderr)
-    if done.code == 0:
+    if done.returncode == 0:
         size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
         pages = sum(1 for _ in site.rglob("*.html"))
         assert size <= SITE_FACTOR * path.stat().st_size + SITE_PER_PAGE * pages + SITE_CONSTANT, f"{size} bytes"

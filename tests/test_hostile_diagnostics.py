@@ -11,9 +11,6 @@ import ast
 import io
 import json
 import re
-import resource
-import subprocess
-import sys
 import unicodedata
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -45,6 +42,7 @@ from mcpdesc_docs.validation.rules import tool_schemas as tool_schemas_module
 from mcpdesc_docs.validation.schema_keywords import all_unique
 from mcpdesc_docs.validation.validator import check_document
 
+from .bounded import Finished, run_bounded
 from .helpers import base_document
 
 PACKAGE = Path(__file__).resolve().parents[1] / "mcpdesc_docs"
@@ -54,23 +52,9 @@ BUDGET_SECONDS = 30
 """Ten times the target for a small file (well under a second), with start-up and a shared machine."""
 
 
-def _limit_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-
-
-def cli(*argv: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def cli(*argv: str, cwd: Path | None = None) -> Finished:
     """The command line in a child process, bounded in time and memory."""
-    return subprocess.run(
-        [sys.executable, "-m", "mcpdesc_docs", *argv],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        errors="surrogateescape",
-        timeout=BUDGET_SECONDS,
-        preexec_fn=_limit_memory,
-        cwd=cwd,
-        check=False,
-    )
+    return run_bounded(*argv, seconds=BUDGET_SECONDS, cwd=cwd, address_space=MEMORY_LIMIT)
 
 
 def write(tmp_path: Path, data: dict[str, Any], name: str = "d.json") -> Path:
@@ -310,7 +294,7 @@ def hostile_with_warnings() -> dict[str, Any]:
     return document
 
 
-def outputs(result: subprocess.CompletedProcess[str]) -> tuple[str, str]:
+def outputs(result: Finished) -> tuple[str, str]:
     assert "Traceback" not in result.stderr
     assert "internal error" not in result.stdout + result.stderr
     return result.stdout, result.stderr

@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import resource
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -35,7 +32,9 @@ from mcpdesc_docs.render.pages import render_site
 from mcpdesc_docs.render.theme import load_theme
 from mcpdesc_docs.validation.validator import check_document
 
+from .bounded import run_bounded
 from .sites import build, parse
+from .work_counts import calls
 
 MEMORY_LIMIT = 2 * 1024**3
 """Address space of a bounded build (issue 15 asks for a peak under 1 GB; Python's own
@@ -74,17 +73,14 @@ def bounded_build(tmp_path: Path, data: dict[str, Any]) -> tuple[int, int, int, 
     source.write_text(json.dumps(data), encoding="utf-8")
     site = tmp_path / "site"
 
-    def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-
-    done = subprocess.run(
-        [sys.executable, "-m", "mcpdesc_docs", "build", str(source), "-o", str(site)],
-        capture_output=True,
-        text=True,
-        timeout=BUILD_TIMEOUT,
-        preexec_fn=limit,
-        env={"PATH": "/usr/bin:/bin", "MCPDESC_DOCS_CACHE_DIR": ""},
-        check=False,
+    done = run_bounded(
+        "build",
+        str(source),
+        "-o",
+        str(site),
+        seconds=BUILD_TIMEOUT,
+        address_space=MEMORY_LIMIT,
+        env={"MCPDESC_DOCS_CACHE_DIR": ""},
     )
     if done.returncode == 0:
         assert (site / "index.html").is_file(), done.stderr
@@ -266,20 +262,7 @@ PATHOLOGICAL_MARKDOWN = {
 
 
 def markdown_calls(text: str) -> int:
-    markdown.clear_caches()
-    count = 0
-
-    def profile(frame: object, event: str, arg: object) -> None:
-        nonlocal count
-        if event == "call":
-            count += 1
-
-    sys.setprofile(profile)
-    try:
-        markdown.render_markdown(text)
-    finally:
-        sys.setprofile(None)
-    return count
+    return calls(lambda: markdown.render_markdown(text))
 
 
 @pytest.mark.parametrize("name", PATHOLOGICAL_MARKDOWN)
@@ -407,21 +390,7 @@ def whole_build_calls(data: dict[str, Any], config: Config) -> int:
     assert checked.document is not None
     assert not [d for d in checked.diagnostics if d.is_error]
     theme = load_theme(config.theme)
-    markdown.clear_caches()
-    schema_tree._tree_of_text.cache_clear()
-    count = 0
-
-    def profile(frame: object, event: str, arg: object) -> None:
-        nonlocal count
-        if event == "call":
-            count += 1
-
-    sys.setprofile(profile)
-    try:
-        render_site(build_site(checked.document), theme, config)
-    finally:
-        sys.setprofile(None)
-    return count
+    return calls(lambda: render_site(build_site(checked.document), theme, config))
 
 
 def test_names_that_slug_alike_cost_linear_work_through_the_whole_build(tmp_path):

@@ -10,8 +10,6 @@ the target (so a regression fails by its own timeout); linearity is shown by cou
 from __future__ import annotations
 
 import json
-import resource
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -27,27 +25,17 @@ from mcpdesc_docs.validation.json_schema import TOO_DEEP, check_instance, compil
 from mcpdesc_docs.validation.uri_templates import could_expand_to, is_valid_template, variable_names
 from mcpdesc_docs.validation.validator import check_document
 
+from .bounded import Finished, run_bounded
 from .helpers import base_document
+from .work_counts import calls, lines
 
 MEMORY = 1 << 30
 """Peak address space allowed to a validating subprocess (issue 15: under 1 GB)."""
 
 
-def bounded_validate(path: Path, seconds: float = 10.0) -> subprocess.CompletedProcess[str]:
-    """``mcpdesc-docs validate`` in a subprocess under a wall-clock, CPU and memory bound."""
-
-    def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-        resource.setrlimit(resource.RLIMIT_CPU, (int(seconds) + 1, int(seconds) + 1))
-
-    return subprocess.run(
-        [sys.executable, "-m", "mcpdesc_docs", "validate", str(path), "--format", "json"],
-        capture_output=True,
-        text=True,
-        timeout=seconds,
-        preexec_fn=limit,
-        check=False,
-    )
+def bounded_validate(path: Path, seconds: float = 10.0) -> Finished:
+    """``mcpdesc-docs validate`` in a subprocess under a wall-clock and memory bound."""
+    return run_bounded("validate", str(path), "--format", "json", seconds=seconds, address_space=MEMORY)
 
 
 def validated(tmp_path: Path, data: dict[str, Any], seconds: float = 10.0) -> list[dict[str, Any]]:
@@ -78,39 +66,6 @@ def string_property(**keywords: Any) -> dict[str, Any]:
 def found(diagnostics: list[Diagnostic], code: str) -> list[Diagnostic]:
     assert not [d for d in diagnostics if d.code == "internal-error"], diagnostics
     return [d for d in diagnostics if d.code == code]
-
-
-def calls(work: Callable[[], Any]) -> int:
-    count = 0
-
-    def profile(frame: object, event: str, arg: object) -> None:
-        nonlocal count
-        if event == "call":
-            count += 1
-
-    sys.setprofile(profile)
-    try:
-        work()
-    finally:
-        sys.setprofile(None)
-    return count
-
-
-def lines(work: Callable[[], Any]) -> int:
-    count = 0
-
-    def trace(frame: Any, event: str, arg: object) -> Any:
-        nonlocal count
-        if event == "line":
-            count += 1
-        return trace
-
-    sys.settrace(trace)
-    try:
-        work()
-    finally:
-        sys.settrace(None)
-    return count
 
 
 def spent(work: Callable[[Budget], Any]) -> int:

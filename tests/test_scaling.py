@@ -9,34 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from mcpdesc_docs.config import Config
-from mcpdesc_docs.model import schema_tree
 from mcpdesc_docs.model.builder import build_site
-from mcpdesc_docs.render import markdown
 from mcpdesc_docs.render.pages import render_site
 from mcpdesc_docs.render.theme import load_theme
 from mcpdesc_docs.validation.validator import check_document
 
+from .work_counts import calls, lines
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from generate import description
-
-
-def calls(work: Callable[[], Any]) -> int:
-    # Text-keyed caches (kept for `serve`) would let one size reuse the other's work.
-    markdown.clear_caches()
-    schema_tree._tree_of_text.cache_clear()
-    count = 0
-
-    def profile(frame: object, event: str, arg: object) -> None:
-        nonlocal count
-        if event == "call":
-            count += 1
-
-    sys.setprofile(profile)
-    try:
-        work()
-    finally:
-        sys.setprofile(None)
-    return count
 
 
 def test_validation_is_linear():
@@ -61,24 +42,6 @@ def test_model_and_rendering_are_linear(tmp_path):
     small()  # warm template compilation
     ratio = calls(large) / calls(small)
     assert ratio <= 2.1, ratio
-
-
-def lines(work: Callable[[], Any]) -> int:
-    """Python lines executed: unlike calls, this counts the turns of a loop too."""
-    count = 0
-
-    def trace(frame: Any, event: str, arg: object) -> Any:
-        nonlocal count
-        if event == "line":
-            count += 1
-        return trace
-
-    sys.settrace(trace)
-    try:
-        work()
-    finally:
-        sys.settrace(None)
-    return count
 
 
 def test_many_pages_of_one_name_are_linear():

@@ -1,0 +1,54 @@
+"""Counting work instead of timing it: tests compare the counts at N and 2N."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from mcpdesc_docs.model import schema_tree
+from mcpdesc_docs.render import markdown
+
+
+def fresh_caches() -> None:
+    """Text-keyed caches (kept for ``serve``) would let one size reuse the other's work."""
+    markdown.clear_caches()
+    schema_tree._tree_of_text.cache_clear()
+
+
+def calls(work: Callable[[], Any]) -> int:
+    """Python function calls made by ``work``, with the text caches emptied first."""
+    fresh_caches()
+    count = 0
+
+    def profile(frame: object, event: str, arg: object) -> None:
+        nonlocal count
+        if event == "call":
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        work()
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def lines(work: Callable[[], Any]) -> int:
+    """Python lines executed by ``work`` (caches emptied first): unlike calls, this counts
+    the turns of a loop too."""
+    fresh_caches()
+    count = 0
+
+    def trace(frame: Any, event: str, arg: object) -> Any:
+        nonlocal count
+        if event == "line":
+            count += 1
+        return trace
+
+    sys.settrace(trace)
+    try:
+        work()
+    finally:
+        sys.settrace(None)
+    return count
