@@ -40,6 +40,8 @@ class Diagnostic:
     line: int | None = None
     column: int | None = None
     file: str | None = None
+    hint: str | None = None
+    """How to fix it, where that can be said (``did you mean 'inputSchema'?``)."""
 
     @property
     def is_error(self) -> bool:
@@ -52,7 +54,7 @@ class Diagnostic:
         return (self.file or "", self.line or 0, self.column or 0, self.path or "", self.rule, self.message)
 
     def to_json(self) -> dict[str, object]:
-        return {
+        fields: dict[str, object] = {
             "severity": self.severity.value,
             "rule": self.rule,
             "requirement": self.requirement,
@@ -62,14 +64,21 @@ class Diagnostic:
             "line": self.line,
             "column": self.column,
         }
+        if self.hint is not None:  # present only when there is one, like a report's `omitted`
+            fields["hint"] = self.hint
+        return fields
 
 
-def error(rule: str, code: str, message: str, path: str, requirement: str | None = None) -> Diagnostic:
-    return Diagnostic(Severity.ERROR, rule, code, message, path, requirement)
+def error(
+    rule: str, code: str, message: str, path: str, requirement: str | None = None, *, hint: str | None = None
+) -> Diagnostic:
+    return Diagnostic(Severity.ERROR, rule, code, message, path, requirement, hint=hint)
 
 
-def warning(rule: str, code: str, message: str, path: str, requirement: str | None = None) -> Diagnostic:
-    return Diagnostic(Severity.WARNING, rule, code, message, path, requirement)
+def warning(
+    rule: str, code: str, message: str, path: str, requirement: str | None = None, *, hint: str | None = None
+) -> Diagnostic:
+    return Diagnostic(Severity.WARNING, rule, code, message, path, requirement, hint=hint)
 
 
 def count(diagnostics: Iterable[Diagnostic]) -> tuple[int, int]:

@@ -21,8 +21,9 @@ from ..spec.schema070 import document_schema_070
 from ..spec.versions import SPEC_0_7_0, VERSION_RULE, Specification
 from .locations import MEMBERS_RULE, object_kind
 from .registry import MAX_FINDINGS, too_many_findings
-from .rule_ids import COMPONENT_REFERENCES, INPUT_SCHEMA_MEMBERS, PROTOCOL_SCOPE_CONSISTENCY
-from .schema_keywords import extend_dialect, unique_items
+from .rule_ids import COMPONENT_REFERENCES, EXTENSION_PLACEMENT, INPUT_SCHEMA_MEMBERS, PROTOCOL_SCOPE_CONSISTENCY
+from .schema_keywords import extend_dialect, pattern, unique_items
+from .suggest import did_you_mean
 
 # The rule ids a schema failure is reported under besides the members rules (locations.py).
 _SUPPORTED_VERSIONS = "mcpdesc.protocol-versions.supported"
@@ -35,6 +36,7 @@ STRUCTURAL_RULES: frozenset[str] = frozenset(
     {
         *MEMBERS_RULE.values(),
         COMPONENT_REFERENCES,
+        EXTENSION_PLACEMENT,
         PROTOCOL_SCOPE_CONSISTENCY,
         _SUPPORTED_VERSIONS,
         _NON_EMPTY,
@@ -48,8 +50,11 @@ STRUCTURAL_RULES: frozenset[str] = frozenset(
 
 
 # jsonschema's uniqueItems compares objects pairwise: 4,000 of them in protocolVersions
-# took 17 s. Every other keyword is jsonschema's (our schema's patterns are our own).
-_Structural = extend_dialect(Draft202012Validator, {"uniqueItems": unique_items})
+# took 17 s. Our schema's patterns are written as ECMA-262 reads them, where `$` is the
+# end of the text; Python's re also lets it match before a final newline, so that
+# `name: "tool\n"` would pass `^[A-Za-z0-9._-]+$`. RE2 (which examples' patterns run on
+# already) reads `$` as ECMA-262 does. Every other keyword is jsonschema's.
+_Structural = extend_dialect(Draft202012Validator, {"uniqueItems": unique_items, "pattern": pattern})
 
 
 @cache
@@ -205,7 +210,19 @@ def _diagnose(err: ValidationError) -> Iterator[Diagnostic]:
         for key in instance:
             if key in declared or any(p.search(key) for p in patterns):
                 continue
-            hint = " (specification extensions start with 'x-')" if "patternProperties" in schema else ""
+            if key.startswith("x-") and rule != COMPONENT_REFERENCES:
+                # A specification extension where the specification allows none: not an
+                # unknown member of the object but an extension out of place (digest 2.19).
+                yield error(
+                    EXTENSION_PLACEMENT,
+                    "extension-not-allowed",
+                    f"{label} does not allow specification extensions such as {key!r}",
+                    jp.join(path, key),
+                )
+                continue
+            hint = did_you_mean(key, declared) or (
+                " (specification extensions start with 'x-')" if "patternProperties" in schema else ""
+            )
             yield make("unknown-member", f"{label} has unknown member {key!r}{hint}", jp.join(path, key))
     elif keyword in ("minItems", "minProperties"):
         what = f"{parts[-1]!r}" if parts else "the document"
