@@ -341,3 +341,12 @@ def test_client_requirement_members_have_mcp_types(requirements: dict[str, Any],
     assert ("mcpdesc.client-requirements.members", code, at) in {(r, c, p) for r, c, p, *_ in _located(document)}, (
         describe(diagnostics_of(document))
     )
+
+
+def test_messages_name_the_mcp_object_and_the_example() -> None:
+    document = _tool_with_example({"content": [{"type": "text", "text": "hi", "x-note": "no"}]})
+    [message] = [d.message for d in diagnostics_of(document) if (d.path or "").endswith("/x-note")]
+    assert message == (
+        "text content block in example 'basic' does not allow specification extensions such as 'x-note' "
+        "(MCP objects carry metadata in _meta)"
+    )

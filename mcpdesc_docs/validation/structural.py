@@ -114,9 +114,34 @@ def _choices(values: list[object]) -> str:
     return shown + (", ..." if len(values) > 8 else "")
 
 
+_EXAMPLE_NOUNS = {
+    "examples": "example",
+    "interactionExamples": "interaction example",
+    "completionExamples": "completion example",
+}
+
+
+def _example_label(parts: list[str | int], instance: object) -> str:
+    """``text content block in example 'basic'``, ``'context' of completion example 'bad'``:
+    where inside an example a failure sits, in the words of MCP's objects."""
+    at = max(i for i, part in enumerate(parts[:-1]) if part in _EXAMPLE_NOUNS)
+    example = f"{_EXAMPLE_NOUNS[str(parts[at])]} {parts[at + 1]!r}"
+    inner = [part for part in parts[at + 2 :] if isinstance(part, str)]
+    if not inner:
+        return example
+    kind = instance.get("type") if isinstance(instance, dict) else None
+    if inner[-1] in ("content", "resource") and isinstance(parts[-1], int | str) and isinstance(kind, str):
+        return f"{kind} content block in {example}"
+    if inner[-1] in ("contents", "resource"):
+        return f"resource contents in {example}"
+    return f"{inner[-1]!r} of {example}"
+
+
 def _label(parts: list[str | int], instance: object) -> str:
     """A short human name for the object a failure sits in."""
     kind = object_kind(parts)
+    if kind == "examples" and any(part in _EXAMPLE_NOUNS for part in parts[:-1]):
+        return _example_label(parts, instance)
     if kind == "elicitation" and isinstance(instance, dict) and isinstance(instance.get("name"), str):
         return f"elicitation declaration {instance['name']!r}"
     if kind in BY_NAME and isinstance(instance, dict):
@@ -213,10 +238,11 @@ def _diagnose(err: ValidationError) -> Iterator[Diagnostic]:
             if key.startswith("x-") and rule != COMPONENT_REFERENCES:
                 # A specification extension where the specification allows none: not an
                 # unknown member of the object but an extension out of place (digest 2.19).
+                meta = " (MCP objects carry metadata in _meta)" if "_meta" in declared else ""
                 yield error(
                     EXTENSION_PLACEMENT,
                     "extension-not-allowed",
-                    f"{label} does not allow specification extensions such as {key!r}",
+                    f"{label} does not allow specification extensions such as {key!r}{meta}",
                     jp.join(path, key),
                 )
                 continue
