@@ -103,7 +103,11 @@ def test_migrate_refuses_current_descriptions():
         (lambda d: d["tools"][0].update(tags=["unknown"]), "mcpdesc07.tags.references", "unknown-tag-reference"),
         (lambda d: d["tools"][0].update(deprecated="yes"), "mcpdesc07.tool.members", "wrong-type"),
         (lambda d: d["tools"][0].update(elicitations=[]), "mcpdesc07.tool.members", "unknown-member"),
-        (lambda d: d["info"].update({"x-team": "a"}), "mcpdesc07.info.members", "unknown-member"),  # x-* root only
+        (
+            lambda d: d["info"].update({"x-team": "a"}),
+            "mcpdesc07.extensions.placement",
+            "extension-not-allowed",
+        ),  # x-* root only
         (lambda d: [d.pop(k) for k in ("tools", "resourceTemplates", "prompts")], "mcpdesc07.document.members", None),
     ],
 )

@@ -111,8 +111,12 @@ def parse_bytes(raw: bytes, name: str, *, fmt: Format | None = None, limits: Lim
 def parse_text(text: str, name: str, *, fmt: Format | None = None, limits: Limits = DEFAULT_LIMITS) -> Source:
     if fmt is None:
         fmt = "json" if text.lstrip()[:1] in ("{", "[") else "yaml"
-    if fmt == "json":
-        data = parse_json(text, name, limits)
-        return Source(name, "json", text, data)
-    data, source_map = walk_yaml_events(text, limits, name)
+    try:
+        if fmt == "json":
+            data = parse_json(text, name, limits)
+            return Source(name, "json", text, data)
+        data, source_map = walk_yaml_events(text, limits, name)
+    except DescriptionError as exc:
+        exc.text = text
+        raise
     return Source(name, "yaml", text, data, source_map)
