@@ -126,6 +126,20 @@ def test_new_outside_a_repository_makes_dir_the_root_and_it_builds(tmp_path):
     assert site == workspace / "site"
 
 
+def test_a_linked_work_tree_is_a_root_of_its_own(tmp_path, monkeypatch):
+    # A linked work tree (or a submodule) has a `.git` file, not a directory: GitHub checks
+    # out its branch at the root all the same.
+    repository = server_repository(tmp_path / "server")
+    linked = tmp_path / "linked"
+    git(repository, "worktree", "add", "--quiet", "-b", "docs-branch", str(linked))
+    monkeypatch.chdir(linked)
+    assert run("new", "docs")[0] == 0
+    workflow = load_workflow(linked / WORKFLOW)
+    assert workflow["on"]["push"]["branches"] == ["docs-branch"]
+    assert upload_path(workflow) == "docs/site"
+    assert not (repository / ".github").exists()
+
+
 def test_a_fresh_git_init_directory_is_the_root(tmp_path):
     project = tmp_path / "docs"
     git(tmp_path, "init", "--quiet", "-b", "trunk", str(project))
@@ -191,6 +205,16 @@ def test_a_directory_name_the_workflow_cannot_carry_is_refused(tmp_path, monkeyp
     assert "\n::" not in err
     assert not (repository / ".github").exists()
     assert not (repository / name).exists()
+
+
+def test_a_clone_publishes_from_its_default_branch_not_the_one_checked_out(tmp_path, monkeypatch):
+    upstream = server_repository(tmp_path / "upstream", branch="trunk")
+    git(tmp_path, "clone", "--quiet", str(upstream), str(tmp_path / "clone"))
+    clone = tmp_path / "clone"
+    git(clone, "switch", "--quiet", "-c", "add-docs")
+    monkeypatch.chdir(clone)
+    assert run("new", "docs")[0] == 0
+    assert load_workflow(clone / WORKFLOW)["on"]["push"]["branches"] == ["trunk"]
 
 
 def test_a_branch_name_that_is_a_pattern_publishes_on_main(tmp_path, monkeypatch):
