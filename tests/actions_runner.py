@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 # What the tests provide in place of these actions, so their steps are taken as done.
 PROVIDED_BY_THE_TEST = {"actions/checkout", "actions/setup-python"}
 UPLOAD = "actions/upload-pages-artifact"
@@ -27,6 +29,15 @@ class JobRun:
     """Each upload step's ``path``, resolved against the workspace."""
     outputs: list[str] = field(default_factory=list)
     """What each ``run:`` step printed (stdout and stderr)."""
+
+
+def load_workflow(path: Path) -> dict[str, Any]:
+    workflow = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert isinstance(workflow, dict)
+    # PyYAML reads YAML 1.1, where the key `on` is the boolean true; GitHub reads it as "on".
+    if True in workflow:
+        workflow["on"] = workflow.pop(True)
+    return workflow
 
 
 def action_name(step: Mapping[str, Any]) -> str:

@@ -3,30 +3,19 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from mcpdesc_docs.publish.ghpages import github_pages_base
 
+from .git_repos import git, isolate_git
 from .sites import SAMPLE_DIR, run
-
-
-def git(cwd: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
 
 
 @pytest.fixture(autouse=True)
 def isolated_git(monkeypatch, tmp_path):
-    # No user or system git configuration leaks in; commits get a fixed identity.
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig"))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for role in ("AUTHOR", "COMMITTER"):
-        monkeypatch.setenv(f"GIT_{role}_NAME", "Docs Bot")
-        monkeypatch.setenv(f"GIT_{role}_EMAIL", "docs@example.com")
+    isolate_git(monkeypatch, tmp_path)
 
 
 @pytest.fixture

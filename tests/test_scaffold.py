@@ -15,30 +15,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from mcpdesc_docs import __version__
 
-from .actions_runner import UPLOAD, action_name, run_job
+from .actions_runner import UPLOAD, action_name, load_workflow, run_job
+from .git_repos import git, isolate_git
 from .sites import run
 
 WORKFLOW = Path(".github") / "workflows" / "mcpdesc-docs.yml"
 
 
-def git(cwd: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
-
-
 @pytest.fixture(autouse=True)
 def isolated_git(monkeypatch, tmp_path):
-    # No user or system git configuration leaks in; commits get a fixed identity.
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig"))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for role in ("AUTHOR", "COMMITTER"):
-        monkeypatch.setenv(f"GIT_{role}_NAME", "Docs Bot")
-        monkeypatch.setenv(f"GIT_{role}_EMAIL", "docs@example.com")
+    isolate_git(monkeypatch, tmp_path)
 
 
 def server_repository(path: Path, branch: str = "main") -> Path:
@@ -72,15 +61,6 @@ def actions_environment() -> dict[str, str]:
         "PIP_DISABLE_PIP_VERSION_CHECK": "1",
         "MCPDESC_DOCS_CACHE_DIR": "",
     }
-
-
-def load_workflow(path: Path) -> dict[str, Any]:
-    workflow = yaml.safe_load(path.read_text(encoding="utf-8"))
-    assert isinstance(workflow, dict)
-    # PyYAML reads YAML 1.1, where the key `on` is the boolean true; GitHub reads it as "on".
-    if True in workflow:
-        workflow["on"] = workflow.pop(True)
-    return workflow
 
 
 def published_site(workflow: dict[str, Any], workspace: Path) -> Path:

@@ -13,10 +13,10 @@ from email.parser import HeaderParser
 from pathlib import Path, PurePosixPath
 
 import pytest
-import yaml
 
 from mcpdesc_docs import __version__
 
+from .actions_runner import load_workflow
 from .packaging import Distributions, build_distributions, fresh_environment, run
 from .sites import ROOT, SAMPLE_DIR, parse
 
@@ -146,10 +146,8 @@ def test_a_release_tag_must_name_the_version_and_have_a_changelog_section(tmp_pa
 
 
 def test_the_release_workflow_publishes_a_tested_tag_with_trusted_publishing():
-    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "release.yml").read_text())
-    # PyYAML reads YAML 1.1, where the key `on` is the boolean true; GitHub reads it as "on".
-    trigger = workflow.get("on", workflow.get(True))
-    assert trigger == {"push": {"tags": ["v*"]}}
+    workflow = load_workflow(ROOT / ".github" / "workflows" / "release.yml")
+    assert workflow["on"] == {"push": {"tags": ["v*"]}}
     assert workflow["permissions"] == {"contents": "read"}
     jobs = workflow["jobs"]
     build_runs = [step.get("run", "") for step in jobs["build"]["steps"]]
