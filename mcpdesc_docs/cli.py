@@ -63,8 +63,8 @@ def _parser() -> argparse.ArgumentParser:
     deploy.add_argument("--no-push", dest="push", action="store_false", help="commit to the local branch only")
     deploy.add_argument("--force", action="store_true", help="force the push (replaces the remote branch)")
 
-    migrate = commands.add_parser("migrate", help="convert a 0.7.0 description to the current format")
-    migrate.add_argument("file", metavar="FILE", help="a mcpdesc 0.7.0 description")
+    migrate = commands.add_parser("migrate", help="convert a 0.7.0 or 0.8.0 description to the current format")
+    migrate.add_argument("file", metavar="FILE", help="a mcpdesc 0.7.0 or 0.8.0 description (edited, not rewritten)")
     migrate.add_argument("-o", "--output", metavar="OUT", help="write here (.json or .yaml; default: standard output)")
     migrate.add_argument("--to", dest="target", choices=("0.9.0", "0.8.0"), default="0.9.0", help="format version")
     migrate.add_argument(
