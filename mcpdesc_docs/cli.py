@@ -75,6 +75,32 @@ def _parser() -> argparse.ArgumentParser:
         help="MCP protocol version the server speaks, when info.protocolVersion is absent (repeatable)",
     )
 
+    describe = commands.add_parser(
+        "describe", help="write a description of a running MCP server, check one against it, or refresh one"
+    )
+    server = describe.add_mutually_exclusive_group(required=True)
+    server.add_argument(
+        "--stdio", metavar='"COMMAND [ARGS...]"', help="start this server (split as a shell would; no shell)"
+    )
+    server.add_argument("--url", metavar="URL", help="connect to this streamable HTTP endpoint")
+    describe.add_argument(
+        "--header",
+        dest="headers",
+        action="append",
+        default=[],
+        metavar='"NAME: value"',
+        help="HTTP header (repeatable)",
+    )
+    result = describe.add_mutually_exclusive_group()
+    result.add_argument("-o", "--output", metavar="FILE", help="write here (.json or .yaml; default: standard output)")
+    result.add_argument("--check", metavar="FILE", help="compare FILE with the server: exit 1 and list differences")
+    result.add_argument(
+        "--update", metavar="FILE", help="refresh FILE in place from the server, keeping your additions"
+    )
+    describe.add_argument(
+        "--timeout", type=float, default=30.0, metavar="SECONDS", help="give up after this long (default: 30)"
+    )
+
     new = commands.add_parser("new", help="create a documentation project with a GitHub Pages workflow")
     new.add_argument("directory", metavar="DIR", help="a new or empty directory")
     return parser
@@ -136,6 +162,20 @@ def _dispatch(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             output=options.output,
             target=options.target,
             protocol_versions=options.protocol_versions,
+            out=out,
+            err=err,
+        )
+    if options.command == "describe":
+        from .commands import describe
+
+        return describe.run(
+            stdio=options.stdio,
+            url=options.url,
+            headers=options.headers,
+            output=options.output,
+            check=options.check,
+            update=options.update,
+            timeout=options.timeout,
             out=out,
             err=err,
         )

@@ -51,6 +51,8 @@ def _yaml(indent: int = 2, dash_offset: int = 0) -> YAML:
     yaml.allow_unicode = True
     yaml.indent(mapping=indent, sequence=indent + dash_offset, offset=dash_offset)
     yaml.representer.add_representer(type(None), _represent_null)
+    # A value used twice is written twice: the description YAML profile refuses anchors.
+    yaml.representer.ignore_aliases = lambda _: True
     return yaml
 
 
