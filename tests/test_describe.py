@@ -314,3 +314,21 @@ def test_usage_errors():
     code, _, err = run("describe", "--url", "http://127.0.0.1:1/", "--header", "no colon")
     assert code == 2
     assert "Name: value" in err
+
+
+def test_a_declaration_scoped_by_hand_stays_so_and_check_agrees_with_update(tmp_path):
+    target = tmp_path / "helpdesk.mcpdesc.json"
+    describe_to(target)
+    data = load_data(target)
+    # The author says the triage prompt exists from 2025-06-18 on only.
+    newest = next(p for p in data["prompts"] if "2026-07-28" in p["protocolVersions"])
+    data["prompts"] = [{**newest, "protocolVersions": ["2025-06-18", "2025-11-25", "2026-07-28"]}]
+    target.write_text(json.dumps(data, indent=4) + "\n", encoding="utf-8")
+    assert run("describe", "--stdio", stdio(), "--check", str(target))[0] == 0
+    code, out, err = run("describe", "--stdio", stdio("--changed"), "--update", str(target))
+    assert code == 0, out + err
+    text = target.read_text(encoding="utf-8")
+    assert text.startswith('{\n    "$schema"')  # the file's own indentation
+    updated = json.loads(text)
+    assert updated["prompts"] == data["prompts"]
+    assert run("describe", "--stdio", stdio("--changed"), "--check", str(target))[0] == 0

@@ -73,9 +73,11 @@ def _write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def _check(file: str, source: Source, served: dict[str, Any], out: TextIO, err: TextIO) -> int:
+def _check(file: str, source: Source, listing: Listing, served: dict[str, Any], out: TextIO, err: TextIO) -> int:
     assert isinstance(source.data, dict)
-    found = differences(source.data, served)
+    # Against what --update would make of the file, so that the two always agree: a
+    # declaration scoped by hand is compared with what the server lists for its versions.
+    found = differences(source.data, refreshed(source.data, served, listed(listing)).data)
     for difference in found[:_SHOWN_DIFFERENCES]:
         write_line(out, f"{file}: {difference.change} {difference.pointer or '/'}: {difference.what}")
     if len(found) > _SHOWN_DIFFERENCES:
@@ -83,7 +85,7 @@ def _check(file: str, source: Source, served: dict[str, Any], out: TextIO, err: 
     if found:
         write_line(
             err,
-            f"mcpdesc-docs: {file} differs from the server ({len(found)} differences); "
+            f"mcpdesc-docs: {file} differs from the server ({len(found)} difference{'' if len(found) == 1 else 's'}); "
             f"`describe --update {file}` refreshes it",
         )
         return ExitCode.INVALID
@@ -143,7 +145,7 @@ def run(
     write_line(err, f"mcpdesc-docs: {target.label}: {_summary(listing)}")
     _notes(listing, err)
     if existing is not None and check is not None:
-        return _check(check, existing, served, out, err)
+        return _check(check, existing, listing, served, out, err)
     if existing is not None and update is not None:
         return _update(update, existing, listing, served, out, err)
     if _invalid(served, err, out, "the server's description is not valid (above); nothing was written"):
