@@ -1,11 +1,11 @@
 """Connecting to the server with the official MCP SDK and listing what it serves.
 
-Every protocol version the SDK knows is tried, newest first: the 2026-07-28 era with
-``server/discover`` on a connection of its own (a connection that answered it refuses the
-``initialize`` handshake, and the reverse), the handshake versions by repeating
-``initialize`` with each (the SDK's servers answer every one; the last fixes the
-connection's version). Listing then runs on the handshake connection at its newest
-accepted version, or on the discover connection when the server speaks only that era.
+Every protocol version the SDK knows is tried: the handshake versions newest first, by
+repeating ``initialize`` with each on one connection (the SDK's servers answer every one;
+the last fixes the connection's version), then 2026-07-28 with ``server/discover`` on a
+connection of its own (a connection that answered one refuses the other). Listing runs on
+the handshake connection at its newest accepted version, or on the discover connection
+when the server speaks only that era. For stdio, that is the command started twice.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import logging
 import shlex
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -123,9 +123,6 @@ class _Watch:
         if isinstance(message, Exception) and self.fault is None:
             self.fault = message
             self.scope.cancel()
-
-
-Connector = Callable[[], AbstractAsyncContextManager[tuple[Any, Any]]]
 
 
 async def _pages(fetch: Callable[[str | None], Awaitable[Any]], member: str) -> list[dict[str, Any]]:
