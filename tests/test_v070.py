@@ -93,7 +93,7 @@ def test_migration_never_guesses(tmp_path):
 def test_migrate_refuses_current_descriptions():
     code, _, err = run("migrate", str(Path(__file__).parents[1] / "sample-site" / "helpdesk.mcpdesc.yaml"))
     assert code == 2
-    assert "migrate reads 0.7.0 descriptions" in err
+    assert "migrate reads 0.7.0 descriptions, and 0.8.0 ones for --to 0.9.0" in err
 
 
 @pytest.mark.parametrize(
