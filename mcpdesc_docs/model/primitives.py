@@ -22,8 +22,19 @@ TOOL_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHin
 _RESOURCE_ANNOTATIONS = ("audience", "priority", "lastModified")
 
 
+_WRITE_HINTS = ("destructiveHint", "idempotentHint")
+"""Hints MCP gives a meaning only for tools that are not read-only."""
+
+
 def _hints(annotations: Mapping[str, Any]) -> tuple[Hint, ...]:
-    return tuple(Hint(key, annotations[key]) for key in TOOL_HINTS if isinstance(annotations.get(key), bool))
+    # A read-only tool neither destroys nor repeats effects: "Read-only · Only adds data"
+    # would contradict itself, so the write hints of such a tool are not shown.
+    read_only = annotations.get("readOnlyHint") is True
+    return tuple(
+        Hint(key, annotations[key])
+        for key in TOOL_HINTS
+        if isinstance(annotations.get(key), bool) and not (read_only and key in _WRITE_HINTS)
+    )
 
 
 def _resource_annotations(annotations: Mapping[str, Any]) -> tuple[ResourceAnnotation, ...]:
@@ -41,13 +52,9 @@ def _resource_annotations(annotations: Mapping[str, Any]) -> tuple[ResourceAnnot
 
 def _annotation_extras(kind: str, annotations: Mapping[str, Any]) -> tuple[JsonItem, ...]:
     """Annotation members without a defined meaning, kept as data. A tool's annotation
-    ``title`` is listed first: the page shows it only when the declaration has no title."""
+    ``title`` has one (the display title, when the tool has no ``title`` of its own)."""
     known = {*TOOL_HINTS, "title"} if kind == "tool" else set(_RESOURCE_ANNOTATIONS)
-    extras = {k: v for k, v in annotations.items() if k not in known}
-    title = string(annotations, "title") if kind == "tool" else None
-    if title is not None:
-        extras = {"title": title, **extras}
-    return tuple(JsonItem(k, dump_json(v)) for k, v in extras.items())
+    return tuple(JsonItem(k, dump_json(v)) for k, v in annotations.items() if k not in known)
 
 
 def _tag_refs(context: BuildContext, data: Mapping[str, Any]) -> tuple[TagRef, ...]:
@@ -103,6 +110,7 @@ def build_variant(
         anchor=anchor,
         name=string(data, "name") or "",
         title=string(data, "title") or annotation_title,
+        annotation_title=annotation_title if string(data, "title") not in (None, annotation_title) else None,
         description=string(data, "description"),
         scope=Scope(primitive.scope, primitive.scope_is_explicit),
         deprecated=data.get("deprecated") is True,

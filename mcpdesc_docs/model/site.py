@@ -278,9 +278,14 @@ class Elicitation:
 @dataclass(frozen=True, slots=True)
 class ExamplePart:
     key: str
-    """The example member shown: ``uri``, ``input``, ``arguments`` or ``result``."""
+    """The example member shown: ``uri``, ``input``, ``arguments`` or ``result``; or
+    ``embedded``: a JSON text inside the result, formatted."""
     json: str
     """The value as data (a ``uri`` as it is)."""
+    source: str | None = None
+    """``embedded`` parts: the JSON Pointer of the text in the example."""
+    media_type: str | None = None
+    """``embedded`` parts: the text's ``mimeType``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,6 +375,8 @@ class Variant:
     resource_annotations: tuple[ResourceAnnotation, ...]
     annotation_extras: tuple[JsonItem, ...]
     """Annotation members without a defined meaning: kept as data."""
+    annotation_title: str | None
+    """A tool's ``annotations.title`` when its own ``title`` differs (and so is shown instead)."""
     security: SecurityView
     client_requirements: JsonItem | None
     client_requirement_names: tuple[str, ...]

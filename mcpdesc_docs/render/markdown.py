@@ -29,6 +29,9 @@ MAX_NESTING = 20
 never nests this deep, and a run of brackets costs this many steps per character."""
 MAX_MARKDOWN = 100_000
 """Characters of one field parsed as Markdown; a longer field is shown as plain text."""
+DESCRIPTION_HEADING = 3
+"""The level a description's top heading gets by default: below the page's sections (h2),
+so "## Usage" in a tool's description never outranks "Parameters"."""
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
@@ -75,19 +78,34 @@ def _unparsed(text: str, inline: bool) -> Rendered:
     return Rendered(html, " ".join(text.split()))
 
 
+def _shift_headings(tokens: Sequence[Token], top: int) -> None:
+    """Give the text's highest heading level ``top`` and the others the same offset (at
+    most h6): the outline of a description keeps its shape under the page's own."""
+    levels = [int(token.tag[1]) for token in tokens if token.type == "heading_open"]
+    if not levels:
+        return
+    offset = top - min(levels)
+    for token in tokens:
+        if token.type in ("heading_open", "heading_close"):
+            token.tag = f"h{min(6, int(token.tag[1]) + offset)}"
+
+
 @lru_cache(maxsize=8192)
-def _rendered(text: str, inline: bool) -> Rendered:
+def _rendered(text: str, inline: bool, top_heading: int = DESCRIPTION_HEADING) -> Rendered:
     if len(text) > MAX_MARKDOWN:
         return _unparsed(text, inline)
     md = _renderer()
     env: dict[str, object] = {}
     tokens = md.parseInline(text, env) if inline else md.parse(text, env)
+    if not inline:
+        _shift_headings(tokens, top_heading)
     return Rendered(Markup(md.renderer.render(tokens, md.options, env)), _words(tokens))
 
 
-def render_markdown(text: str) -> Markup:
-    """Block Markdown -> HTML that is safe to insert unescaped."""
-    return _rendered(text, False).html
+def render_markdown(text: str, top_heading: int = DESCRIPTION_HEADING) -> Markup:
+    """Block Markdown -> HTML that is safe to insert unescaped; its headings start at
+    ``top_heading`` (the level below the section it sits in)."""
+    return _rendered(text, False, top_heading).html
 
 
 def render_inline(text: str) -> Markup:

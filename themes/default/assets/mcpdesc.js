@@ -94,6 +94,12 @@
     applyVersion(store.get("mcpdesc-protocol-version") || "");
   }
 
+  // The preview of an elicitation form never submits (method="dialog" outside a dialog
+  // already makes it a no-op); Enter in one of its fields does nothing either.
+  document.querySelectorAll("[data-form-preview]").forEach(function (form) {
+    form.addEventListener("submit", function (event) { event.preventDefault(); });
+  });
+
   // Narrow screens: the sidebar becomes a menu.
   var navToggle = document.querySelector("[data-nav-toggle]");
   if (navToggle) {
