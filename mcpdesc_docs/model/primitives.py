@@ -11,6 +11,7 @@ from .components import resolve, schema_site
 from .context import BuildContext
 from .elicitations import build_elicitation
 from .examples import build_completion_examples, build_examples, build_interaction_examples
+from .requests import build_request_sample
 from .schema_tree import SchemaTree, build_schema_tree, dump_json, linked_tree, number_text
 from .security import primitive_view
 from .site import Hint, JsonItem, Page, PromptArgument, ResourceAnnotation, Scope, TagRef, Variant
@@ -112,6 +113,7 @@ def build_variant(
         title=string(data, "title") or annotation_title,
         annotation_title=annotation_title if string(data, "title") not in (None, annotation_title) else None,
         description=string(data, "description"),
+        request=build_request_sample(context, primitive),
         scope=Scope(primitive.scope, primitive.scope_is_explicit),
         deprecated=data.get("deprecated") is True,
         tags=_tag_refs(context, data),

@@ -60,6 +60,48 @@ class SchemaRow:
     """What the link to ``listed_at`` says: the definition's name."""
 
 
+OPEN_DEPTH = 2
+"""Nested groups of rows shown open: those under the first two levels of rows (a top-level
+array's items and their properties); deeper ones start folded."""
+MAX_NESTED = 6
+"""Levels of rows folded into groups of their own; deeper rows stay in their group, indented."""
+
+
+@dataclass(frozen=True, slots=True)
+class RowGroup:
+    """A row and the rows nested under it (its properties, items or options), which a
+    table folds (``<details>``), so a deep schema reads as an outline."""
+
+    row: SchemaRow
+    children: tuple[RowGroup, ...]
+
+    @property
+    def open(self) -> bool:
+        return self.row.depth < OPEN_DEPTH
+
+
+def group_rows(rows: tuple[SchemaRow, ...] | list[SchemaRow]) -> tuple[RowGroup, ...]:
+    """The table's flat rows (each with its depth) as an outline: a row owns the rows after
+    it that are deeper, up to ``MAX_NESTED`` levels (past that, rows are leaves). Linear:
+    each row is pushed on and popped off the stack of open groups once."""
+    top: list[RowGroup] = []
+    stack: list[tuple[int, SchemaRow, list[RowGroup]]] = []
+
+    def close() -> None:
+        _, row, children = stack.pop()
+        group = RowGroup(row, tuple(children))
+        (stack[-1][2] if stack else top).append(group)
+
+    for row in rows:
+        level = min(row.depth, MAX_NESTED)
+        while stack and stack[-1][0] >= level:
+            close()
+        stack.append((level, row, []))
+    while stack:
+        close()
+    return tuple(top)
+
+
 @dataclass(frozen=True, slots=True)
 class ShownElsewhere:
     """A component used again where showing it in full once more would outgrow the site's

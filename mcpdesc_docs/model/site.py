@@ -178,6 +178,8 @@ class Transport:
     security: SecurityView | None
     legacy: bool
     extensions: tuple[JsonItem, ...]
+    client_config: str
+    """The ``mcpServers`` entry MCP clients read to connect this way (JSON)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,6 +275,17 @@ class Elicitation:
     extensions: tuple[JsonItem, ...]
     schema_elsewhere: ShownElsewhere | None = None
     """Set (with no form or JSON) when the schema's component is shown on another page."""
+
+
+@dataclass(frozen=True, slots=True)
+class RequestSample:
+    """The JSON-RPC request a client sends to use a primitive."""
+
+    method: str
+    """``tools/call``, ``resources/read`` or ``prompts/get``."""
+    json: str
+    example: str | None
+    """The example whose arguments (or URI) it carries; None: placeholders from the schema."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,6 +390,8 @@ class Variant:
     """Annotation members without a defined meaning: kept as data."""
     annotation_title: str | None
     """A tool's ``annotations.title`` when its own ``title`` differs (and so is shown instead)."""
+    request: RequestSample
+    """The request a client sends to use it, for readers to copy."""
     security: SecurityView
     client_requirements: JsonItem | None
     client_requirement_names: tuple[str, ...]

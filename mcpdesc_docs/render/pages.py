@@ -19,7 +19,9 @@ from ..diagnostics import Diagnostic, Severity
 from ..errors import ProjectError
 from ..kinds import KIND_NAMES, KINDS
 from ..model.navigation import Navigation, NavKindView
+from ..model.schema_tree import group_rows
 from ..model.site import Page, Scope, Site, Tag, label
+from .highlight import highlight
 from .markdown import render_inline, render_markdown
 from .search import search_files
 from .theme import Theme, create_environment
@@ -247,6 +249,8 @@ def render_site(
     env.filters["inline_markdown"] = render_inline
     env.filters["label"] = label
     env.filters["breakable"] = breakable
+    env.filters["highlight"] = highlight
+    env.filters["group_rows"] = group_rows
     navigation = Navigation(site)
     skeleton = _skeleton(site, config, downloads) if cache is not None else None
     reusable = cache.pages if cache is not None and cache.skeleton == skeleton else {}

@@ -13,22 +13,37 @@
 
   document.querySelectorAll("[data-js-only]").forEach(function (element) { element.hidden = false; });
 
-  // Copy buttons beside commands, endpoints and URL-mode URLs. The text is read from the
-  // element when clicked; it is never put into an attribute.
-  document.querySelectorAll("[data-copy]").forEach(function (element) {
-    if (!navigator.clipboard) return;
+  // Copy buttons (button[data-copy]): beside endpoints and URL-mode URLs marked
+  // [data-copy], and in the corner of every code block. The text is read from the element
+  // when clicked; it is never put into an attribute.
+  function copyButton(source, label) {
     var button = document.createElement("button");
     button.type = "button";
     button.className = "copy-button";
+    button.setAttribute("data-copy", "");
     button.textContent = "Copy";
+    if (label) button.setAttribute("aria-label", "Copy " + label);
     button.addEventListener("click", function () {
-      navigator.clipboard.writeText(element.textContent || "").then(function () {
+      navigator.clipboard.writeText(source.textContent || "").then(function () {
         button.textContent = "Copied";
         setTimeout(function () { button.textContent = "Copy"; }, 1500);
       });
     });
-    element.insertAdjacentElement("afterend", button);
-  });
+    return button;
+  }
+  if (navigator.clipboard) {
+    document.querySelectorAll("[data-copy]:not(button)").forEach(function (element) {
+      if (element.closest("pre")) return; // its block gets the corner button below
+      element.insertAdjacentElement("afterend", copyButton(element, ""));
+    });
+    document.querySelectorAll("main pre").forEach(function (pre) {
+      var wrapper = document.createElement("div");
+      wrapper.className = "code-block";
+      pre.parentNode.insertBefore(wrapper, pre);
+      wrapper.appendChild(pre);
+      wrapper.appendChild(copyButton(pre.querySelector("code") || pre, pre.getAttribute("aria-label") || "code"));
+    });
+  }
 
   // Theme: the system preference until the reader chooses, then remembered.
   var toggle = document.querySelector("[data-theme-toggle]");
@@ -99,6 +114,54 @@
   document.querySelectorAll("[data-form-preview]").forEach(function (form) {
     form.addEventListener("submit", function (event) { event.preventDefault(); });
   });
+
+  // On this page: folded on screens too narrow for it to stand beside the page, where it
+  // would push the page down; open (and not foldable) beside it on wide ones.
+  var tocFold = document.querySelector("[data-toc] details");
+  if (tocFold && matchMedia("(max-width: 1199px)").matches) tocFold.open = false;
+  var tocWide = matchMedia("(min-width: 1200px)");
+  function keepTocOpen() { if (tocFold && tocWide.matches) tocFold.open = true; }
+  if (tocWide.addEventListener) tocWide.addEventListener("change", keepTocOpen);
+
+  // The section being read is marked in the table of contents.
+  var tocLinks = Array.prototype.slice.call(document.querySelectorAll("[data-toc] a[href^='#']"));
+  if (tocLinks.length && window.IntersectionObserver) {
+    var byId = {};
+    tocLinks.forEach(function (link) { byId[decodeURIComponent(link.getAttribute("href").slice(1))] = link; });
+    var visible = {};
+    var observer = new IntersectionObserver(function (changes) {
+      changes.forEach(function (change) { visible[change.target.id] = change.isIntersecting; });
+      var current = null;
+      // The last entry (in page order, so the innermost) whose element crosses the top of
+      // the screen: a section holds its cards, which come after it in the list.
+      for (var i = 0; i < tocLinks.length; i++) {
+        var id = decodeURIComponent(tocLinks[i].getAttribute("href").slice(1));
+        if (visible[id]) current = tocLinks[i];
+      }
+      tocLinks.forEach(function (link) {
+        if (link === current) link.setAttribute("aria-current", "location"); else link.removeAttribute("aria-current");
+      });
+    }, { rootMargin: "0px 0px -60% 0px" });
+    Object.keys(byId).forEach(function (id) {
+      var target = document.getElementById(id);
+      if (target) observer.observe(target);
+    });
+  }
+
+  // A link to a row folded away in a schema (or anything else in a closed <details>)
+  // unfolds what holds it, so the reader lands on it.
+  function revealTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    if (!target) return;
+    var hidden = false;
+    for (var node = target.parentElement; node; node = node.parentElement) {
+      if (node.tagName === "DETAILS" && !node.open) { node.open = true; hidden = true; }
+    }
+    if (hidden) target.scrollIntoView();
+  }
+  window.addEventListener("hashchange", revealTarget);
+  revealTarget();
 
   // Narrow screens: the sidebar becomes a menu.
   var navToggle = document.querySelector("[data-nav-toggle]");
@@ -201,27 +264,55 @@
     links[active].focus();
   }
 
+  // Narrow screens: search is a full-screen layer, opened by a button in the header.
+  var opener = document.querySelector("[data-search-open]");
+  var closer = document.querySelector("[data-search-close]");
+  function overlayOpen() { return html.classList.contains("search-overlay"); }
+  function openOverlay() {
+    html.classList.add("search-overlay");
+    if (opener) opener.setAttribute("aria-expanded", "true");
+    input.focus();
+  }
+  function closeOverlay(refocus) {
+    if (!overlayOpen()) return;
+    html.classList.remove("search-overlay");
+    if (!opener) return;
+    opener.setAttribute("aria-expanded", "false");
+    // Not after following a result: the page is to scroll to the result, not to the header.
+    if (refocus) opener.focus({ preventScroll: true });
+  }
+  function openerShown() { return opener && opener.offsetParent !== null; }
+
   if (input && results) {
+    if (opener) opener.addEventListener("click", openOverlay);
+    if (closer) closer.addEventListener("click", function () { results.hidden = true; closeOverlay(true); });
     input.addEventListener("focus", function () { loadIndex(render); });
     input.addEventListener("input", function () { loadIndex(render); });
     input.addEventListener("keydown", function (event) {
       if (event.key === "ArrowDown") { event.preventDefault(); move(1); }
       else if (event.key === "Enter") {
         var first = results.querySelector("a");
-        if (first) { event.preventDefault(); results.hidden = true; window.location.href = first.href; }
-      } else if (event.key === "Escape") { input.value = ""; render(); input.blur(); }
+        if (first) { event.preventDefault(); results.hidden = true; closeOverlay(false); window.location.href = first.href; }
+      } else if (event.key === "Escape") {
+        input.value = ""; render(); input.blur();
+        closeOverlay(true);
+      }
     });
     results.addEventListener("keydown", function (event) {
       if (event.key === "ArrowDown") { event.preventDefault(); move(1); }
       else if (event.key === "ArrowUp") { event.preventDefault(); move(-1); }
       else if (event.key === "Escape") { results.hidden = true; input.focus(); }
     });
+    // A result on the page already shown only moves to an anchor: the layer must go.
+    results.addEventListener("click", function (event) {
+      if (event.target.closest && event.target.closest("a")) closeOverlay(false);
+    });
     document.addEventListener("keydown", function (event) {
       var target = event.target;
       var typing = target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable);
       if (event.key === "/" && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
         event.preventDefault();
-        input.focus();
+        if (openerShown()) openOverlay(); else input.focus();
       }
     });
     document.addEventListener("click", function (event) {

@@ -1,0 +1,171 @@
+"""Reading the sample site in Debian Chromium at phone, tablet and desktop widths, light and
+dark (issue 17): search opens where it can be read, the table of contents, copy buttons on
+code blocks, request samples, and axe-core at a phone's width."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from .browser import chromium
+from .helpers import base_document
+from .sites import SAMPLE_DIR, build
+from .test_code_and_toc import nested_schema
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+WIDTHS = [360, 390, 768, 1280]
+THEMES = ["light", "dark"]
+WIDE = 1200
+"""From this width the table of contents stands beside the page (mcpdesc.css)."""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("reading") / "site"
+    code, stdout, stderr = build(SAMPLE_DIR, out)
+    assert code == 0, stdout + stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium() as instance:
+        yield instance
+
+
+@pytest.fixture(params=[(w, t) for w in WIDTHS for t in THEMES], ids=lambda p: f"{p[0]}px-{p[1]}")
+def tab(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+    width, theme = request.param
+    context = browser.new_context(viewport={"width": width, "height": 800}, color_scheme=theme)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    yield page
+    context.close()
+    assert problems == []
+
+
+def width_of(page: Page) -> int:
+    size = page.viewport_size
+    assert size is not None
+    return int(size["width"])
+
+
+def test_search_results_are_on_screen(tab: Page, site: Path) -> None:
+    tab.goto((site / "tools" / "create_ticket.html").as_uri())
+    opener = tab.locator("[data-search-open]")
+    if width_of(tab) <= 860:
+        # Narrow: a button in the header opens search over the whole screen.
+        assert tab.locator("[data-search]").is_hidden()
+        opener.click()
+        assert opener.get_attribute("aria-expanded") == "true"
+    else:
+        assert opener.is_hidden()
+        tab.click("[data-search]")
+    tab.keyboard.type("ticket")
+    results = tab.locator("[data-search-results]")
+    results.locator("a").first.wait_for()
+    box = results.bounding_box()
+    assert box is not None
+    assert box["x"] >= 0
+    assert box["x"] + box["width"] <= width_of(tab)
+    if width_of(tab) <= 860:
+        # The layer covers the page, and Escape gives the page back.
+        layer = tab.locator(".search").bounding_box()
+        assert layer is not None
+        assert (layer["x"], layer["y"], layer["width"]) == (0, 0, width_of(tab))
+        tab.keyboard.press("Escape")
+        assert tab.locator(".search").is_hidden()
+        assert opener.get_attribute("aria-expanded") == "false"
+
+
+def test_the_table_of_contents_stands_beside_the_page_or_folds_into_it(tab: Page, site: Path) -> None:
+    tab.goto((site / "tools" / "escalate_ticket.html").as_uri())
+    toc = tab.locator("nav[data-toc]")
+    fold = toc.locator("details")
+    link = toc.locator('a[href="#elicitation-choose_team"]')
+    body = tab.locator(".page-body").bounding_box()
+    assert body is not None
+    if width_of(tab) >= WIDE:
+        assert fold.evaluate("d => d.open")
+        box = toc.bounding_box()
+        assert box is not None
+        assert box["x"] >= body["x"] + body["width"]  # to the right of the page
+        assert box["x"] + box["width"] <= width_of(tab)
+    else:
+        assert not fold.evaluate("d => d.open")  # folded: the page starts right away
+        box = toc.bounding_box()
+        assert box is not None
+        assert box["y"] < body["y"]  # under the page header, above the sections
+        toc.locator("summary").click()
+    link.click()
+    assert tab.url.endswith("#elicitation-choose_team")
+    card = tab.locator("#elicitation-choose_team")
+    assert card.evaluate("e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }")
+    if width_of(tab) >= WIDE:
+        # The sticky column is still on screen, and marks the card being read.
+        assert link.is_visible()
+        tab.wait_for_function(
+            "document.querySelector('[data-toc] a[aria-current]')?.getAttribute('href') === '#elicitation-choose_team'"
+        )
+
+
+def test_every_code_block_has_a_copy_button_that_copies_it(tab: Page, site: Path) -> None:
+    tab.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    tab.goto((site / "tools" / "create_ticket.html").as_uri())
+    blocks = tab.locator("main pre")
+    assert blocks.count() > 5
+    assert tab.locator("main .code-block > button[data-copy]").count() == blocks.count()
+    request = tab.locator("#variant-1-request")
+    request.scroll_into_view_if_needed()
+    button = request.locator("button[data-copy]")
+    box, block = button.bounding_box(), request.locator("pre").bounding_box()
+    assert box is not None
+    assert block is not None
+    assert block["x"] <= box["x"]  # in the block's corner
+    assert box["x"] + box["width"] <= block["x"] + block["width"]
+    button.click()
+    tab.wait_for_function("document.querySelector('#variant-1-request button[data-copy]').textContent === 'Copied'")
+    copied = json.loads(tab.evaluate("navigator.clipboard.readText()"))
+    assert copied["method"] == "tools/call"
+    assert copied["params"]["name"] == "create_ticket"
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("path", ["index.html", "tools/create_ticket.html", "tags/tickets.html"])
+def test_axe_is_clean_on_a_phone(browser: Browser, site: Path, path: str, theme: str) -> None:
+    # axe is injected as an inline script, which the pages' Content-Security-Policy refuses.
+    context = browser.new_context(viewport={"width": 360, "height": 800}, color_scheme=theme, bypass_csp=True)
+    page = context.new_page()
+    page.goto((site / path).as_uri())
+    page.click("[data-search-open]")
+    page.keyboard.type("ticket")
+    page.locator("[data-search-results] a").first.wait_for()
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+            .filter(v => v.impact === "serious" || v.impact === "critical")
+            .map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "))"""
+    )
+    context.close()
+    assert violations == []
+
+
+def test_a_link_to_a_folded_schema_row_unfolds_it(tab: Page, tmp_path: Path) -> None:
+    document = base_document()
+    document["tools"][0]["inputSchema"] = nested_schema()
+    (tmp_path / "d.json").write_text(json.dumps(document))
+    code, out, err = build(tmp_path / "d.json", tmp_path / "site")
+    assert code == 0, out + err
+    url = (tmp_path / "site" / "tools" / "assign_issue.html").as_uri()
+    tab.goto(url)
+    row = tab.locator("[id='input-customer.home.address.street']")
+    assert row.is_hidden()  # folded (third level)
+    tab.goto(url + "#input-customer.home.address.street")
+    assert row.is_visible()
+    assert row.evaluate("e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }")
