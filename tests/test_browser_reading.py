@@ -169,3 +169,44 @@ def test_a_link_to_a_folded_schema_row_unfolds_it(tab: Page, tmp_path: Path) -> 
     tab.goto(url + "#input-customer.home.address.street")
     assert row.is_visible()
     assert row.evaluate("e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }")
+
+
+def results_of(page: Page, query: str) -> list[str]:
+    """The titles of the results for ``query``, best first."""
+    opener = page.locator("[data-search-open]")
+    if opener.is_visible() and opener.get_attribute("aria-expanded") != "true":
+        opener.click()
+    page.fill("[data-search]", query)
+    page.locator("[data-search-results] a, [data-search-results] .search-empty").first.wait_for()
+    return page.locator("[data-search-results] a .search-title").all_inner_texts()
+
+
+def test_search_forgives_typos_completes_prefixes_and_puts_a_name_first(tab: Page, site: Path) -> None:
+    tab.goto((site / "index.html").as_uri())
+    assert results_of(tab, "escalte tiket")[0] == "Escalate ticket"  # two typos
+    completed = results_of(tab, "escal")  # a prefix: names that start so come first
+    assert completed[0].lower().startswith("escal")
+    assert "Escalate ticket" in completed[:3]
+    # A parameter named exactly so outranks the pages that only mention the word.
+    assert results_of(tab, "customer")[0] == "customer"
+
+
+def test_search_finds_form_fields_and_scopes_and_marks_the_match(tab: Page, site: Path) -> None:
+    tab.goto((site / "index.html").as_uri())
+    assert "team" in results_of(tab, "team")
+    kinds = tab.locator("[data-search-results] a .search-kind").all_inner_texts()
+    assert any(k.startswith("Form field of elicitation choose_team") for k in kinds)
+    assert "tickets.write" in results_of(tab, "tickets.write")
+    kinds = tab.locator("[data-search-results] .search-kind").all_inner_texts()
+    assert any(k.startswith("OAuth scope of") for k in kinds)
+    # Matches are marked in the results, and on the page the result leads to.
+    titles = results_of(tab, "Which team should take over")
+    assert titles[0] == "choose_team"
+    first = tab.locator("[data-search-results] a").first
+    assert first.locator("mark").count() >= 3
+    first.click()
+    tab.wait_for_url("**/tools/escalate_ticket.html#elicitation-choose_team")
+    marks = tab.locator("#elicitation-choose_team mark")
+    marks.first.wait_for()
+    assert {m.lower() for m in marks.all_inner_texts()} >= {"which", "team", "should", "take", "over"}
+    assert tab.locator("main mark").count() == marks.count()  # only inside the card

@@ -173,59 +173,162 @@
     });
   }
 
-  // Search over the index written at build time, loaded on first use with a script
-  // element (fetch is refused on file://).
+  // Search: MiniSearch (vendored under assets/vendor/) over the entries written at build
+  // time, both loaded on first use with script elements (fetch is refused on file://).
+  // Prefix and fuzzy matching, names ranked first, matches marked.
   var input = document.querySelector("[data-search]");
   var results = document.querySelector("[data-search-results]");
   var index = null;
+  var engine = null;
   var loading = false;
   var active = -1;
+  var MARKS_KEY = "mcpdesc-search-marks";
 
-  function loadIndex(then) {
-    if (index) { then(); return; }
-    if (window.MCPDESC_SEARCH_INDEX) { index = window.MCPDESC_SEARCH_INDEX; then(); return; }
-    if (loading) return;
-    loading = true;
+  function loadScript(src, then) {
     var script = document.createElement("script");
-    script.src = root + "search-index.js";
-    script.onload = function () { index = window.MCPDESC_SEARCH_INDEX || []; then(); };
+    script.src = src;
+    script.onload = then;
     document.head.appendChild(script);
   }
 
-  function score(entry, terms) {
-    var names = entry.names.toLowerCase();
-    var title = entry.title.toLowerCase();
-    var haystack = names + " " + title + " " + entry.kind.toLowerCase() + " " + entry.text.toLowerCase();
-    var total = 0;
-    for (var i = 0; i < terms.length; i++) {
-      var term = terms[i];
-      if (haystack.indexOf(term) === -1) return 0;
-      if ((" " + names + " ").indexOf(" " + term + " ") !== -1) total += 8;
-      else if (names.indexOf(term) !== -1) total += 5;
-      else if (title.indexOf(term) !== -1) total += 3;
-      else total += 1;
-    }
-    if (entry.kind.indexOf(" of ") === -1) total += 1; // pages before their parts
-    return total;
+  // Identifiers are searched by their parts too: "assignIssue" is found by "issue"
+  // (MiniSearch's own tokenizer already splits at "_", "-", "." and "/").
+  function tokenize(text) {
+    var tokens = MiniSearch.getDefault("tokenize")(text);
+    var parts = [];
+    tokens.forEach(function (token) {
+      var split = token.replace(/([a-z0-9])([A-Z])/g, "$1 $2").split(" ");
+      if (split.length > 1) parts.push.apply(parts, split);
+    });
+    return tokens.concat(parts);
+  }
+
+  function buildEngine() {
+    index = window.MCPDESC_SEARCH_INDEX || [];
+    engine = new MiniSearch({
+      fields: ["names", "title", "text", "kind"],
+      idField: "id",
+      extractField: function (entry, field) { return field === "id" ? entry.position : entry[field]; },
+      tokenize: tokenize,
+      searchOptions: {
+        prefix: true,
+        fuzzy: function (term) { return term.length > 3 ? 0.2 : false; },
+        boost: { names: 6, title: 3, text: 1, kind: 0.5 },
+        combineWith: "AND"
+      }
+    });
+    index.forEach(function (entry, position) { entry.position = position; });
+    engine.addAll(index);
+  }
+
+  function loadIndex(then) {
+    if (engine) { then(); return; }
+    if (loading) return;
+    loading = true;
+    var ready = function () { buildEngine(); then(); };
+    var withIndex = function () {
+      if (window.MCPDESC_SEARCH_INDEX) ready(); else loadScript(root + "search-index.js", ready);
+    };
+    if (window.MiniSearch) withIndex(); else loadScript(root + "assets/vendor/minisearch/minisearch.js", withIndex);
+  }
+
+  // Text with the matched words wrapped in <mark>, built as nodes (the text is never HTML).
+  function pattern(terms) {
+    var escaped = terms.filter(function (t) { return t.length > 1; }).map(function (t) {
+      return t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    });
+    escaped.sort(function (a, b) { return b.length - a.length; });
+    return escaped.length ? new RegExp("(" + escaped.join("|") + ")", "gi") : null;
+  }
+  function appendMarked(parent, text, regex) {
+    if (!regex) { parent.appendChild(document.createTextNode(text)); return 0; }
+    var count = 0;
+    var last = 0;
+    text.replace(regex, function (match, group, offset) {
+      parent.appendChild(document.createTextNode(text.slice(last, offset)));
+      var mark = document.createElement("mark");
+      mark.textContent = match;
+      parent.appendChild(mark);
+      last = offset + match.length;
+      count += 1;
+      return match;
+    });
+    parent.appendChild(document.createTextNode(text.slice(last)));
+    return count;
+  }
+
+  // The words a followed result matched are marked on the page it leads to, inside the
+  // element its anchor names (a parameter row, a card), as Material does.
+  function rememberMarks(result) {
+    try {
+      var saved = { url: index[result.id].url, terms: result.terms.concat(result.queryTerms) };
+      sessionStorage.setItem(MARKS_KEY, JSON.stringify(saved));
+    } catch (e) { /* storage unavailable: no marks */ }
+  }
+  function applyMarks() {
+    var saved = null;
+    try {
+      saved = JSON.parse(sessionStorage.getItem(MARKS_KEY) || "null");
+      sessionStorage.removeItem(MARKS_KEY);
+    } catch (e) { return; }
+    if (!saved || typeof saved.url !== "string" || !Array.isArray(saved.terms)) return;
+    var parts = saved.url.split("#");
+    var here = location.pathname.replace(/\/index\.html$/, "/");
+    var there = parts[0].replace(/(^|\/)index\.html$/, "$1");
+    if (here.slice(here.length - there.length) !== there) return;
+    var scope = (parts[1] && document.getElementById(decodeURIComponent(parts[1]))) || document.querySelector("main");
+    var regex = pattern(saved.terms.filter(function (t) { return typeof t === "string"; }));
+    if (!scope || !regex) return;
+    var walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT, {
+      acceptNode: function (node) {
+        var parent = node.parentElement;
+        if (!parent || parent.closest("mark, script, style, button, select, option, textarea, .permalink")) return NodeFilter.FILTER_REJECT;
+        regex.lastIndex = 0;
+        return regex.test(node.nodeValue) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT;
+      }
+    });
+    var nodes = [];
+    while (walker.nextNode() && nodes.length < 200) nodes.push(walker.currentNode);
+    nodes.forEach(function (node) {
+      var fragment = document.createDocumentFragment();
+      regex.lastIndex = 0;
+      appendMarked(fragment, node.nodeValue, regex);
+      node.parentNode.replaceChild(fragment, node);
+    });
+  }
+  applyMarks();
+  window.addEventListener("hashchange", applyMarks);
+
+  function search(query) {
+    var view = html.dataset.versionView || "";
+    var found = engine.search(query, {
+      // Under a protocol-version view, what that version does not offer is not found.
+      filter: function (result) {
+        var entry = index[result.id];
+        return !(view && entry.versions && entry.versions.split(" ").indexOf(view) === -1);
+      }
+    });
+    var whole = query.toLowerCase();
+    found.forEach(function (result) {
+      var entry = index[result.id];
+      // A name that is the query itself comes first; a page before its parts.
+      if ((" " + entry.names.toLowerCase() + " ").indexOf(" " + whole + " ") !== -1) result.score *= 10;
+      if (entry.kind.indexOf(" of ") === -1) result.score *= 1.2;
+    });
+    found.sort(function (a, b) { return b.score - a.score; });
+    return found;
   }
 
   function render() {
-    var query = input.value.trim().toLowerCase();
+    var query = input.value.trim();
     results.textContent = "";
     active = -1;
-    if (!query || !index) { results.hidden = true; return; }
-    var terms = query.split(/\s+/);
+    if (!query || !engine) { results.hidden = true; return; }
     var view = html.dataset.versionView || "";
-    var found = [];
-    index.forEach(function (entry) {
-      // Under a protocol-version view, what that version does not offer is not found.
-      if (view && entry.versions && entry.versions.split(" ").indexOf(view) === -1) return;
-      var s = score(entry, terms);
-      if (s > 0) found.push([s, entry]);
-    });
-    found.sort(function (a, b) { return b[0] - a[0]; });
-    found.slice(0, 20).forEach(function (pair, position) {
-      var entry = pair[1];
+    var found = search(query);
+    found.slice(0, 20).forEach(function (result, position) {
+      var entry = index[result.id];
+      var regex = pattern(result.terms.concat(result.queryTerms));
       var link = document.createElement("a");
       link.href = root + entry.url;
       link.className = "search-result";
@@ -233,7 +336,7 @@
       link.id = "search-result-" + position;
       var title = document.createElement("span");
       title.className = "search-title";
-      title.textContent = entry.title;
+      appendMarked(title, entry.title, regex);
       var kind = document.createElement("span");
       kind.className = "search-kind";
       kind.textContent = entry.kind;
@@ -242,10 +345,10 @@
       if (entry.text) {
         var text = document.createElement("span");
         text.className = "search-text";
-        text.textContent = entry.text;
+        appendMarked(text, entry.text, regex);
         link.appendChild(text);
       }
-      link.addEventListener("click", function () { results.hidden = true; });
+      link.addEventListener("click", function () { results.hidden = true; rememberMarks(result); });
       results.appendChild(link);
     });
     if (!found.length) {
@@ -292,7 +395,7 @@
       if (event.key === "ArrowDown") { event.preventDefault(); move(1); }
       else if (event.key === "Enter") {
         var first = results.querySelector("a");
-        if (first) { event.preventDefault(); results.hidden = true; closeOverlay(false); window.location.href = first.href; }
+        if (first) { event.preventDefault(); first.click(); }
       } else if (event.key === "Escape") {
         input.value = ""; render(); input.blur();
         closeOverlay(true);
