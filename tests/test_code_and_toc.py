@@ -184,3 +184,33 @@ def test_nested_schema_rows_fold_under_their_row_open_to_a_depth(tmp_path):
     # Every row is still on the page, in order, for readers without a script and for search.
     rows = [tr["id"] for tr in table.select("tr[id]")]
     assert rows[:3] == ["input-customer", "input-customer.name", "input-customer.home"]
+
+
+def test_a_later_variant_says_what_differs_from_the_one_before(tmp_path):
+    document = base_document()
+    first = document["tools"][0]
+    first["protocolVersions"] = ["2025-06-18"]
+    second = json.loads(json.dumps(first))
+    second["protocolVersions"] = ["2025-11-25", "2026-07-28"]
+    second["description"] = "Now with a note."
+    second["inputSchema"]["properties"]["note"] = {"type": "string"}
+    second["inputSchema"]["properties"]["issue"] = {"type": "string"}
+    third = json.loads(json.dumps(second))
+    document["tools"] = [first, second]
+    page = parse(built(tmp_path / "a", document) / "tools" / "assign_issue.html")
+    variants = page.select("section.variant")
+    assert variants[0].select_one("[data-variant-changes]") is None
+    changes = variants[1].select_one("[data-variant-changes]")
+    assert changes.p.get_text() == "What differs from the declaration for MCP 2025-06-18:"
+    assert [li.get_text() for li in changes.select("li")] == [
+        "The description changed",
+        "Parameters: added note; changed issue",
+    ]
+    # Identical but for the versions: said in one line.
+    first["description"] = third["description"] = "Same."
+    third["protocolVersions"] = ["2025-11-25", "2026-07-28"]
+    third["inputSchema"] = first["inputSchema"]
+    document["tools"] = [first, third]
+    page = parse(built(tmp_path / "b", document) / "tools" / "assign_issue.html")
+    same = page.select("section.variant")[1].select_one("[data-variant-changes]")
+    assert same.get_text(strip=True) == "The same declaration as for MCP 2025-06-18, for other protocol versions."

@@ -17,6 +17,7 @@ from .security import primitive_view
 from .site import Hint, JsonItem, Page, PromptArgument, ResourceAnnotation, Scope, TagRef, Variant
 from .urls import PageAnchors, PageRef, primitive_pages, section_prefix, tag_anchor
 from .values import extensions, icons, string
+from .variant_diff import page_changes
 
 TOOL_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 """Tool annotations with a defined meaning, in the order pages list them."""
@@ -167,7 +168,7 @@ def build_pages(context: BuildContext) -> tuple[Page, ...]:
             )
             union = sorted({v for variant in variants for v in variant.scope.versions})
             scope = Scope(tuple(union), any(v.scope.explicit for v in variants))
-            pages.append(Page(kind, name, slug, path, variants, scope))
+            pages.append(Page(kind, name, slug, path, variants, scope, page_changes(variants)))
     return tuple(pages)
 
 

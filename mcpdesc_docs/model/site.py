@@ -416,6 +416,27 @@ class Variant:
 
 
 @dataclass(frozen=True, slots=True)
+class Change:
+    """One facet a variant changes from the variant before it."""
+
+    facet: str
+    """title, description, hints, uri, icons, security, deprecated, parameters, output,
+    arguments, elicitations or examples."""
+    added: tuple[str, ...] = ()
+    """Names (parameters, arguments, cards, examples) this variant has and the other not."""
+    removed: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class VariantChanges:
+    against: tuple[str, ...]
+    """The protocol versions of the variant compared with (the one before)."""
+    changes: tuple[Change, ...]
+    """Empty: the same declaration for other protocol versions."""
+
+
+@dataclass(frozen=True, slots=True)
 class Page:
     kind: str
     name: str
@@ -426,6 +447,8 @@ class Page:
     variants: tuple[Variant, ...]
     scope: Scope
     """The union of the variants' scopes."""
+    changes: tuple[VariantChanges | None, ...] = ()
+    """Per variant, what differs from the variant before it (None for the first)."""
 
     @property
     def title(self) -> str:
