@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from .browser import chromium
 from .helpers import base_document
@@ -110,9 +110,7 @@ def test_the_table_of_contents_stands_beside_the_page_or_folds_into_it(tab: Page
     if width_of(tab) >= WIDE:
         # The sticky column is still on screen, and marks the card being read.
         assert link.is_visible()
-        tab.wait_for_function(
-            "document.querySelector('[data-toc] a[aria-current]')?.getAttribute('href') === '#elicitation-choose_team'"
-        )
+        expect(toc.locator("a[aria-current]")).to_have_attribute("href", "#elicitation-choose_team")
 
 
 def test_every_code_block_has_a_copy_button_that_copies_it(tab: Page, site: Path) -> None:
@@ -130,7 +128,7 @@ def test_every_code_block_has_a_copy_button_that_copies_it(tab: Page, site: Path
     assert block["x"] <= box["x"]  # in the block's corner
     assert box["x"] + box["width"] <= block["x"] + block["width"]
     button.click()
-    tab.wait_for_function("document.querySelector('#variant-1-request button[data-copy]').textContent === 'Copied'")
+    expect(button).to_have_text("Copied")
     copied = json.loads(tab.evaluate("navigator.clipboard.readText()"))
     assert copied["method"] == "tools/call"
     assert copied["params"]["name"] == "create_ticket"
