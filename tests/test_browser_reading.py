@@ -208,3 +208,18 @@ def test_search_finds_form_fields_and_scopes_and_marks_the_match(tab: Page, site
     marks.first.wait_for()
     assert {m.lower() for m in marks.all_inner_texts()} >= {"which", "team", "should", "take", "over"}
     assert tab.locator("main mark").count() == marks.count()  # only inside the card
+
+
+def test_pages_fit_the_screen_and_the_form_preview_never_submits(tab: Page, site: Path) -> None:
+    # Identifiers break between words (sidebar, phone tables) instead of widening the page.
+    for path in ("index.html", "tools/search_tickets.html", "prompts/triage.html", "tools/escalate_ticket.html"):
+        tab.goto((site / path).as_uri())
+        assert tab.evaluate("document.documentElement.scrollWidth") <= width_of(tab), path
+    url = tab.url
+    form = tab.locator("#elicitation-choose_team form[data-form-preview]")
+    expect(form.locator(".form-preview-caption")).to_have_text("Preview of the form the client shows")
+    field = form.locator("input[name=reason]")
+    field.fill("x")
+    field.press("Enter")
+    assert tab.url == url  # nothing was sent, nowhere was left
+    assert field.input_value() == "x"
