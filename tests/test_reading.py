@@ -220,3 +220,23 @@ def test_the_build_counts_every_page_it_writes(tmp_path):
     written = sorted(p.relative_to(tmp_path / "site").as_posix() for p in (tmp_path / "site").rglob("*.html"))
     assert written == ["404.html", "index.html", "tags/triage.html", "tools/assign_issue.html"]
     assert f"built {len(written)} pages into" in err
+
+
+def test_primitives_with_empty_names_are_listed_and_headed_by_their_address(tmp_path):
+    # An empty name is allowed (mcpdesc-docs.empty-value warns): the page still needs a
+    # heading and the sidebar an entry a reader can find it by.
+    document = base_document()
+    document["resources"] = [{"name": "", "uri": "file:///etc/motd"}]
+    document["resourceTemplates"] = [{"name": "", "uriTemplate": "file:///logs/{day}"}]
+    document["prompts"] = [{"name": "", "description": "Unnamed, on purpose."}]
+    site = built(tmp_path, document)
+    overview = parse(site / "index.html")
+    labels = {a.get_text() for a in overview.select("nav#site-nav a")}
+    assert {"file:///etc/motd", "file:///logs/{day}", "Unnamed prompt"} <= labels
+    assert "" not in labels
+    for kind, heading in [("resources", "file:///etc/motd"), ("prompts", "Unnamed prompt")]:
+        (page_path,) = (site / kind).glob("*.html")
+        page = parse(page_path)
+        assert page.select_one("h1").get_text() == heading
+        assert page.select_one("main")["data-name"] == ""  # the hook stays the name
+        assert not page.select("code.name")

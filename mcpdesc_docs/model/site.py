@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..kinds import BY_NAME
 from .forms import FormPreview
 from .schema_tree import SchemaTree, ShownElsewhere
 
@@ -412,7 +413,10 @@ class Variant:
 
     @property
     def display_title(self) -> str:
-        return self.title or self.name
+        # An empty name is allowed (with a warning) for all but tools: the page still needs
+        # a heading, and the address is what a reader would look it up by.
+        address = self.uri or self.uri_template
+        return self.title or self.name or address or f"Unnamed {BY_NAME[self.kind].singular.lower()}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -453,6 +457,11 @@ class Page:
     @property
     def title(self) -> str:
         return self.variants[0].display_title
+
+    @property
+    def label(self) -> str:
+        """What lists call it: the name, or the title when the name is empty."""
+        return self.name or self.title
 
     @property
     def summary(self) -> str | None:

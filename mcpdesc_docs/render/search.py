@@ -46,7 +46,7 @@ def _only_in(versions: tuple[str, ...], site: Site) -> str:
 
 def _variant_entries(site: Site, page: Page, variant: Variant) -> list[Entry]:
     entries: list[Entry] = []
-    owner = f"{BY_NAME[page.kind].singular.lower()} {label(page.name)}"  # on each of its entries
+    owner = f"{BY_NAME[page.kind].singular.lower()} {label(page.label)}"  # on each of its entries
     if len(page.variants) > 1:
         # Otherwise the variants' entries would read the same and only their links differ.
         owner += f" for MCP {', '.join(variant.scope.versions)}"

@@ -170,7 +170,7 @@ def llms_txt(site: Site, site_url: str | None) -> str:
         lines += ["", f"## {BY_NAME[kind].title}", ""]
         for page in pages:
             summary = f": {page.summary}" if page.summary else ""
-            lines.append(f"- [{page.name}]({base}{twin_path(page.path)}){summary}")
+            lines.append(f"- [{page.label}]({base}{twin_path(page.path)}){summary}")
     return "\n".join(lines).rstrip() + "\n"
 
 
