@@ -1,0 +1,119 @@
+"""A compiled (Rust) copy of our structural schema that only says "valid".
+
+jsonschema takes a quarter of a second to check 1,000 tools; jsonschema-rs takes a few
+milliseconds. Its "valid" is trusted only where it provably means jsonschema's "valid":
+formats are checked by jsonschema's own checkers (called back), and every pattern is
+translated to a regular expression that matches exactly the strings Python's ``re.search``
+matches, or the compiled copy is not used at all. Any other answer (invalid, an error, no
+compiled copy) sends the document to jsonschema, which words today's diagnostics.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import cache, partial
+from typing import Any
+
+import jsonschema_rs
+from jsonschema import Draft202012Validator
+
+from ..spec.schema import document_schema
+from ..spec.schema070 import document_schema_070
+from ..spec.versions import SPEC_0_7_0, Specification
+
+# Patterns whose meaning is the same in Python's re and the Rust regex crate: ASCII
+# literals and classes, groups, alternation and the quantifiers * + ?; `^` only first and
+# an end anchor only last. No `.`, flags, escapes of letters, look-arounds or repetition
+# counts, whose meanings differ between the two (or across Unicode).
+_SAFE_ATOM = (
+    r"(?:[A-Za-z0-9_/#:=,@!~-]|\\[.\-/#]|\[\^?(?:[A-Za-z0-9._/#:=,@!~-]|\\[.\-/])+\]|\(\?:|\((?!\?)|\)|\||[*+?])"
+)
+_SAFE_PATTERN = re.compile(rf"\^?{_SAFE_ATOM}*(?P<end>\$|\\Z)?")
+
+
+def rust_pattern(pattern: str) -> str | None:
+    """The Rust regex that ``re.search`` semantics of ``pattern`` come to, or None.
+
+    Python's ``$`` also matches before a final newline, Rust's only at the end: as the
+    last token, ``$`` becomes ``\\n?$`` (a match exists in one exactly when it does in the
+    other). Python's ``\\Z`` is Rust's ``$``."""
+    shape = _SAFE_PATTERN.fullmatch(pattern)
+    if shape is None:
+        return None
+    end = shape.group("end")
+    body = pattern[: len(pattern) - len(end)] if end else pattern
+    if end == "$":
+        return body + "\\n?$"
+    if end == "\\Z":
+        return body + "$"
+    return body
+
+
+class _Untranslatable(Exception):
+    pass
+
+
+def _translated(schema: Any, formats: set[str]) -> Any:
+    """The schema with every pattern in Rust's terms; the formats it names collected."""
+    if isinstance(schema, list):
+        return [_translated(item, formats) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    result: dict[str, Any] = {}
+    for keyword, value in schema.items():
+        if keyword == "pattern" and isinstance(value, str):
+            result[keyword] = _rust_or_refuse(value)
+        elif keyword == "patternProperties" and isinstance(value, dict):
+            result[keyword] = {_rust_or_refuse(key): _translated(sub, formats) for key, sub in value.items()}
+        elif keyword in ("properties", "$defs", "dependentSchemas") and isinstance(value, dict):
+            result[keyword] = {name: _translated(sub, formats) for name, sub in value.items()}
+        elif keyword in ("enum", "const") or keyword.startswith("x-"):
+            result[keyword] = value  # data, not schemas
+        else:
+            if keyword == "format" and isinstance(value, str):
+                formats.add(value)
+            result[keyword] = _translated(value, formats)
+    return result
+
+
+def _rust_or_refuse(pattern: str) -> str:
+    translated = rust_pattern(pattern)
+    if translated is None:
+        raise _Untranslatable(pattern)
+    return translated
+
+
+def _conforms(format_name: str, value: str) -> bool:
+    return bool(Draft202012Validator.FORMAT_CHECKER.conforms(value, format_name))
+
+
+@cache
+def compiled_validity(spec: Specification) -> Callable[[Any], bool] | None:
+    """``is_valid`` of the compiled copy of the spec's schema, or None when it cannot be
+    proven to agree with jsonschema (an untranslatable pattern, a schema it refuses)."""
+    schema = document_schema_070() if spec == SPEC_0_7_0 else document_schema(spec)
+    formats: set[str] = set()
+    try:
+        translated = _translated(schema, formats)
+        validator = jsonschema_rs.Draft202012Validator(
+            translated,
+            validate_formats=True,
+            formats={name: partial(_conforms, name) for name in formats},
+            offline=True,  # nothing is fetched: the schema has no remote references
+        )
+    except (_Untranslatable, ValueError, jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError):
+        return None
+    return validator.is_valid
+
+
+def structure_is_valid(data: object, spec: Specification) -> bool:
+    """True only when the document is valid under the spec's structural schema (False means
+    "ask jsonschema", not "invalid")."""
+    is_valid = compiled_validity(spec)
+    if is_valid is None:
+        return False
+    try:
+        return bool(is_valid(data))
+    except (ValueError, TypeError, OverflowError, RecursionError):  # data it cannot convert: ask jsonschema
+        return False
