@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +20,16 @@ from mcpdesc_docs.errors import DescriptionError
 from mcpdesc_docs.source.load import read_source
 from mcpdesc_docs.spec.schema import document_schema
 from mcpdesc_docs.spec.versions import SPEC_0_7_0, SPEC_0_8_0, SPEC_0_9_0_RC_3, Specification, detect
-from mcpdesc_docs.validation import structural
-from mcpdesc_docs.validation.compiled_schema import compiled_validity, rust_pattern, structure_is_valid
+from mcpdesc_docs.validation import compiled_schema, structural
+from mcpdesc_docs.validation.compiled_schema import SMALLEST_COMPILED, compiled_validity, compiled_verdict, rust_pattern
 
 from .hostile_documents import SMALL_HOSTILE_CASES
 from .rich_document import rich
 from .shared_data import CORPUS
 from .sites import SAMPLE, load_data
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from generate import description
 
 ROOT = Path(__file__).resolve().parents[1]
 SPECS = [SPEC_0_7_0, SPEC_0_8_0, SPEC_0_9_0_RC_3]
@@ -42,7 +46,7 @@ def jsonschema_says_valid(data: object, spec: Specification) -> bool:
 
 def check_agreement(data: object) -> None:
     for spec in SPECS:
-        assert structure_is_valid(data, spec) == jsonschema_says_valid(data, spec), spec.name
+        assert compiled_verdict(data, spec) == jsonschema_says_valid(data, spec), spec.name
 
 
 def test_every_schema_has_a_compiled_copy() -> None:
@@ -109,7 +113,7 @@ def test_mutated_documents_get_the_same_verdict(data: st.DataObject) -> None:
 
 
 def test_a_valid_large_document_is_decided_without_jsonschema(monkeypatch: pytest.MonkeyPatch) -> None:
-    document = load_data(SAMPLE)
+    document = description(SMALLEST_COMPILED)
     spec = detect(document).specification
     assert spec is not None
     monkeypatch.setattr(structural, "_validator", None)  # any use of jsonschema would fail
@@ -152,3 +156,12 @@ def test_translated_patterns_match_what_python_matches(pattern: str, text: str) 
 @pytest.mark.parametrize("pattern", [r"^\d+$", r"^.+$", r"(?i)^a$", r"^a{2}$", r"^\w$", r"(?=a)a", r"^a$b", r"\bword"])
 def test_patterns_whose_meaning_may_differ_are_not_translated(pattern: str) -> None:
     assert rust_pattern(pattern) is None
+
+
+def test_small_documents_do_not_load_the_compiled_copy(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Loading it costs more than jsonschema takes for a small document.
+    document = load_data(SAMPLE)
+    spec = detect(document).specification
+    assert spec is not None
+    monkeypatch.setattr(compiled_schema, "compiled_verdict", None)  # any use would fail
+    assert structural.validate_structure(document, spec) == []

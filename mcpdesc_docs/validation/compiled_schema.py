@@ -15,9 +15,9 @@ from collections.abc import Callable
 from functools import cache, partial
 from typing import Any
 
-import jsonschema_rs
 from jsonschema import Draft202012Validator
 
+from ..kinds import KINDS
 from ..spec.schema import document_schema
 from ..spec.schema070 import document_schema_070
 from ..spec.versions import SPEC_0_7_0, Specification
@@ -92,6 +92,8 @@ def _conforms(format_name: str, value: str) -> bool:
 def compiled_validity(spec: Specification) -> Callable[[Any], bool] | None:
     """``is_valid`` of the compiled copy of the spec's schema, or None when it cannot be
     proven to agree with jsonschema (an untranslatable pattern, a schema it refuses)."""
+    import jsonschema_rs
+
     schema = document_schema_070() if spec == SPEC_0_7_0 else document_schema(spec)
     formats: set[str] = set()
     try:
@@ -107,9 +109,19 @@ def compiled_validity(spec: Specification) -> Callable[[Any], bool] | None:
     return validator.is_valid
 
 
+SMALLEST_COMPILED = 100
+"""Primitives from which the compiled copy pays: loading it costs about what jsonschema
+takes for 100 tools."""
+
+
 def structure_is_valid(data: object, spec: Specification) -> bool:
     """True only when the document is valid under the spec's structural schema (False means
     "ask jsonschema", not "invalid")."""
+    return _primitive_count(data) >= SMALLEST_COMPILED and compiled_verdict(data, spec)
+
+
+def compiled_verdict(data: object, spec: Specification) -> bool:
+    """The compiled copy's "valid", whatever the document's size (False: "ask jsonschema")."""
     is_valid = compiled_validity(spec)
     if is_valid is None:
         return False
@@ -117,3 +129,9 @@ def structure_is_valid(data: object, spec: Specification) -> bool:
         return bool(is_valid(data))
     except (ValueError, TypeError, OverflowError, RecursionError):  # data it cannot convert: ask jsonschema
         return False
+
+
+def _primitive_count(data: object) -> int:
+    if not isinstance(data, dict):
+        return 0
+    return sum(len(items) for kind in KINDS if isinstance(items := data.get(kind.collection), list))
