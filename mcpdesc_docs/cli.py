@@ -63,8 +63,8 @@ def _parser() -> argparse.ArgumentParser:
     deploy.add_argument("--no-push", dest="push", action="store_false", help="commit to the local branch only")
     deploy.add_argument("--force", action="store_true", help="force the push (replaces the remote branch)")
 
-    migrate = commands.add_parser("migrate", help="convert a 0.7.0 description to the current format")
-    migrate.add_argument("file", metavar="FILE", help="a mcpdesc 0.7.0 description")
+    migrate = commands.add_parser("migrate", help="convert a 0.7.0 or 0.8.0 description to the current format")
+    migrate.add_argument("file", metavar="FILE", help="a mcpdesc 0.7.0 or 0.8.0 description (edited, not rewritten)")
     migrate.add_argument("-o", "--output", metavar="OUT", help="write here (.json or .yaml; default: standard output)")
     migrate.add_argument("--to", dest="target", choices=("0.9.0", "0.8.0"), default="0.9.0", help="format version")
     migrate.add_argument(
@@ -73,6 +73,32 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         metavar="VERSION",
         help="MCP protocol version the server speaks, when info.protocolVersion is absent (repeatable)",
+    )
+
+    describe = commands.add_parser(
+        "describe", help="write a description of a running MCP server, check one against it, or refresh one"
+    )
+    server = describe.add_mutually_exclusive_group(required=True)
+    server.add_argument(
+        "--stdio", metavar='"COMMAND [ARGS...]"', help="start this server (split as a shell would; no shell)"
+    )
+    server.add_argument("--url", metavar="URL", help="connect to this streamable HTTP endpoint")
+    describe.add_argument(
+        "--header",
+        dest="headers",
+        action="append",
+        default=[],
+        metavar='"NAME: value"',
+        help="HTTP header (repeatable)",
+    )
+    result = describe.add_mutually_exclusive_group()
+    result.add_argument("-o", "--output", metavar="FILE", help="write here (.json or .yaml; default: standard output)")
+    result.add_argument("--check", metavar="FILE", help="compare FILE with the server: exit 1 and list differences")
+    result.add_argument(
+        "--update", metavar="FILE", help="refresh FILE in place from the server, keeping your additions"
+    )
+    describe.add_argument(
+        "--timeout", type=float, default=30.0, metavar="SECONDS", help="give up after this long (default: 30)"
     )
 
     new = commands.add_parser("new", help="create a documentation project with a GitHub Pages workflow")
@@ -136,6 +162,20 @@ def _dispatch(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             output=options.output,
             target=options.target,
             protocol_versions=options.protocol_versions,
+            out=out,
+            err=err,
+        )
+    if options.command == "describe":
+        from .commands import describe
+
+        return describe.run(
+            stdio=options.stdio,
+            url=options.url,
+            headers=options.headers,
+            output=options.output,
+            check=options.check,
+            update=options.update,
+            timeout=options.timeout,
             out=out,
             err=err,
         )

@@ -40,6 +40,8 @@ class Diagnostic:
     line: int | None = None
     column: int | None = None
     file: str | None = None
+    hint: str | None = None
+    """How to fix it, where that can be said (``did you mean 'inputSchema'?``)."""
 
     @property
     def is_error(self) -> bool:
@@ -52,7 +54,7 @@ class Diagnostic:
         return (self.file or "", self.line or 0, self.column or 0, self.path or "", self.rule, self.message)
 
     def to_json(self) -> dict[str, object]:
-        return {
+        fields: dict[str, object] = {
             "severity": self.severity.value,
             "rule": self.rule,
             "requirement": self.requirement,
@@ -62,14 +64,21 @@ class Diagnostic:
             "line": self.line,
             "column": self.column,
         }
+        if self.hint is not None:  # present only when there is one, like a report's `omitted`
+            fields["hint"] = self.hint
+        return fields
 
 
-def error(rule: str, code: str, message: str, path: str, requirement: str | None = None) -> Diagnostic:
-    return Diagnostic(Severity.ERROR, rule, code, message, path, requirement)
+def error(
+    rule: str, code: str, message: str, path: str, requirement: str | None = None, *, hint: str | None = None
+) -> Diagnostic:
+    return Diagnostic(Severity.ERROR, rule, code, message, path, requirement, hint=hint)
 
 
-def warning(rule: str, code: str, message: str, path: str, requirement: str | None = None) -> Diagnostic:
-    return Diagnostic(Severity.WARNING, rule, code, message, path, requirement)
+def warning(
+    rule: str, code: str, message: str, path: str, requirement: str | None = None, *, hint: str | None = None
+) -> Diagnostic:
+    return Diagnostic(Severity.WARNING, rule, code, message, path, requirement, hint=hint)
 
 
 def count(diagnostics: Iterable[Diagnostic]) -> tuple[int, int]:
@@ -229,10 +238,45 @@ def _position(diagnostic: Diagnostic) -> str:
     return f"{file}:{diagnostic.line}:{diagnostic.column}"
 
 
-def format_text(diagnostics: Sequence[Diagnostic]) -> str:
-    """``FILE:LINE:COL: severity[rule] message`` lines, each followed by the JSON Pointer
-    (at most MAX_SHOWN_PER_RULE per rule and MAX_SHOWN in all, then how many more)."""
+FRAME_WIDTH = 100
+"""Characters of a source line a code frame shows (around the column: a minified JSON
+file is one line of megabytes)."""
+
+
+def _frame_row(row: str, column: int) -> tuple[str, int]:
+    """The part of ``row`` a frame shows, made printable, and the caret's offset in it."""
+    start = max(0, min(column - 1 - FRAME_WIDTH // 2, len(row) - FRAME_WIDTH))
+    shown_text = row[start : start + FRAME_WIDTH]
+    lead = "..." if start else ""
+    tail = "..." if start + FRAME_WIDTH < len(row) else ""
+    # The caret sits under the printable form of what precedes the column (a tab shows as \t).
+    offset = len(lead) + len(printable(shown_text[: column - 1 - start]))
+    return lead + printable(shown_text) + tail, offset
+
+
+def code_frame(lines: Sequence[str], line: int, column: int | None) -> list[str]:
+    """The offending line and the one before it, numbered, with a caret under the column
+    (as rustc, Redocly and Spectral show them); [] when the line is not in the text."""
+    if not 0 < line <= len(lines):
+        return []
+    gutter = len(str(line))
+    frame: list[str] = [f"{' ' * gutter} |"]
+    if line > 1:
+        before, _ = _frame_row(lines[line - 2].rstrip("\r"), 1)
+        frame.append(f"{line - 1:>{gutter}} | {before}".rstrip())
+    row, offset = _frame_row(lines[line - 1].rstrip("\r"), column or 1)
+    frame.append(f"{line:>{gutter}} | {row}".rstrip())
+    if column is not None:
+        frame.append(f"{' ' * gutter} | {' ' * offset}^")
+    return ["    " + part for part in frame]
+
+
+def format_text(diagnostics: Sequence[Diagnostic], text: str | None = None, file: str | None = None) -> str:
+    """``FILE:LINE:COL: severity[rule] message`` lines, each followed by the JSON Pointer,
+    then, when ``text`` (the content of ``file``) is given, the source line with a caret
+    and any hint (at most MAX_SHOWN_PER_RULE per rule and MAX_SHOWN in all, then how many more)."""
     report = shown(diagnostics)
+    source_lines = text.split("\n") if text is not None else []
     lines: list[str] = []
     for diagnostic in report.diagnostics:
         lines.append(f"{_position(diagnostic)}: {diagnostic.severity.value}[{diagnostic.rule}] {diagnostic.message}")
@@ -241,6 +285,12 @@ def format_text(diagnostics: Sequence[Diagnostic]) -> str:
             details.append(f"requirement {diagnostic.requirement}")
         details.append(f"code {diagnostic.code}")
         lines.append("    " + "; ".join(details))
+        if source_lines and diagnostic.file == file and diagnostic.line is not None:
+            lines.extend(code_frame(source_lines, diagnostic.line, diagnostic.column))
+        if diagnostic.hint:
+            lines.append(f"    hint: {diagnostic.hint}")
+    # Frame rows are printable already (their caret offsets depend on it); printing them
+    # again changes nothing, since printable text is returned as it is.
     return "".join(printable(line) + "\n" for line in lines) + report.omitted_line()
 
 
@@ -307,13 +357,20 @@ def summary_line(diagnostics: Sequence[Diagnostic], file: str, specification: st
 
 
 def write_report(
-    out: TextIO, diagnostics: Sequence[Diagnostic], file: str, specification: str | None, output_format: str
+    out: TextIO,
+    diagnostics: Sequence[Diagnostic],
+    file: str,
+    specification: str | None,
+    output_format: str,
+    *,
+    text: str | None = None,
 ) -> None:
-    """Everything a command prints about one file, in the chosen format (text, json, github)."""
+    """Everything a command prints about one file, in the chosen format (text, json, github);
+    ``text``, the file's content, lets the text format quote the offending lines."""
     if output_format == "json":
         out.write(format_json(diagnostics, file, specification))
     elif output_format == "github":
         out.write(format_github(diagnostics))
     else:
-        out.write(format_text(diagnostics))
+        out.write(format_text(diagnostics, text, file))
         out.write(summary_line(diagnostics, file, specification))

@@ -30,6 +30,8 @@ class DescriptionError(Exception):
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
         super().__init__("; ".join(d.message for d in diagnostics))
         self.diagnostics = diagnostics
+        self.text: str | None = None
+        """The description's text when it could be decoded (reports quote its lines)."""
 
 
 class ProjectError(UsageError):

@@ -26,6 +26,10 @@ class BuildOutcome:
     files: dict[str, bytes] | None
     """None when validation failed and nothing was rendered."""
     pages: int = 0
+    """HTML pages written: the overview, one per primitive and per tag, and 404.html."""
+    legacy_format: str | None = None
+    """The older format the description is written in (0.7.0): the build says, in the
+    terminal, that ``migrate`` converts it (a note for the author, not for readers)."""
 
 
 def description_downloads(source: Source) -> tuple[Download, ...]:
@@ -77,4 +81,5 @@ def render_description(
         return BuildOutcome(validation, None)
     site = build_site(checked.document)
     files = render_site(site, load_theme(config.theme), config, description_downloads(checked.source), cache)
-    return BuildOutcome(validation, files, len(site.pages) + 1)
+    pages = sum(1 for path in files if path.endswith(".html"))
+    return BuildOutcome(validation, files, pages, site.legacy_format)

@@ -27,7 +27,12 @@ SHOTS = [
     ("tool-page", "tools/create_ticket.html", None),
     ("tool-elicitations", "tools/create_ticket.html", "#variant-1-elicitations"),
     ("tool-choose-team", "tools/escalate_ticket.html", "#elicitation-choose_team"),
+    ("tool-request", "tools/create_ticket.html", "#variant-1-request"),
+    ("tool-schema-folded", "tools/search_tickets.html", "#output"),
+    ("search", "index.html", None),
 ]
+FOLD = "document.querySelectorAll('#output details.nested-rows').forEach(d => { d.open = false; })"
+"""A folded schema: the sample's nesting is shallow enough to start open."""
 VIEWPORTS = {"desktop": (1280, 900), "mobile": (390, 844)}
 KEEP = {
     "overview-desktop-light",
@@ -38,6 +43,9 @@ KEEP = {
     "tool-elicitations-desktop-light",
     "tool-elicitations-mobile-dark",
     "tool-choose-team-desktop-dark",
+    "tool-request-desktop-light",
+    "tool-schema-folded-desktop-dark",
+    "search-mobile-light",
 }
 """The ones committed under sample-site/screenshots and shown in the README."""
 
@@ -61,6 +69,15 @@ def main() -> None:
                     if stem not in KEEP:
                         continue
                     target = out / f"{stem}.png"
+                    if name == "search":
+                        # Search on a phone: the full-screen layer.
+                        page.click("[data-search-open]")
+                        page.keyboard.type("escalte tiket")
+                        page.wait_for_selector("[data-search-results] a")
+                        page.screenshot(path=str(target))
+                        continue
+                    if name == "tool-schema-folded":
+                        page.evaluate(FOLD)
                     if selector is None:
                         if name == "overview" and viewport == "desktop" and scheme == "light":
                             # Show search at work on one of the shots.

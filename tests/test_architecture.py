@@ -21,11 +21,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("model",),
     ("render",),
     ("output", "pipeline"),
-    ("devserver", "publish"),
+    ("devserver", "publish", "describe"),
     ("commands",),
     ("cli", "__main__"),
 )
-STAGE_PACKAGES = {"source", "spec", "validation", "model", "render", "devserver", "publish"}
+STAGE_PACKAGES = {"source", "spec", "validation", "model", "render", "devserver", "publish", "describe"}
 MAX_CLASS_LINES = 300
 MAX_FUNCTION_LINES = 120
 
@@ -135,3 +135,25 @@ def test_the_tree_tells_the_pipeline() -> None:
     assert packages >= STAGE_PACKAGES
     assert len(top_level) <= 12, top_level
     assert {"cli.py", "pipeline.py"} <= set(top_level)
+
+
+def external_imports(tree: ast.Module) -> set[str]:
+    """The top-level names of the outside packages a module imports."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_only_describe_uses_the_mcp_sdk_and_its_http_client():
+    # describe is the one command that connects to a server or starts one; nothing else
+    # may even import the means to.
+    users = sorted(
+        name
+        for name, tree in MODULES
+        if external_imports(tree) & {"mcp", "mcp_types", "httpx2", "anyio"} and name.split(".")[0] != "describe"
+    )
+    assert users == []

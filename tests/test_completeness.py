@@ -42,7 +42,10 @@ def as_rendered(key: str, value: str) -> str:
 
 
 def site_text(site: Path) -> str:
-    return normalise(" ".join(BeautifulSoup(p.read_text(), "html.parser").get_text(" ") for p in html_pages(site)))
+    # <wbr> (a line-break opportunity inside an identifier) is no text: get_text(" ") would
+    # put a space there.
+    pages = (p.read_text().replace("<wbr>", "") for p in html_pages(site))
+    return normalise(" ".join(BeautifulSoup(page, "html.parser").get_text(" ") for page in pages))
 
 
 def missing_strings(description: Path, site: Path) -> list[tuple[str, str]]:

@@ -97,8 +97,7 @@ EXPECTED_RULES: dict[str, tuple[str, ...]] = {
     ),
     "malformed-resource-examples.json": (
         "mcpdesc.examples.names",
-        "mcpdesc.examples.members",
-        "mcpdesc.resource-example.result",
+        "mcpdesc.examples.members",  # read results' contents are MCP's shape: structural
         "mcpdesc.resource-template-example.uri",
     ),
     "malformed-resource-template-example.json": ("mcpdesc.resource-template-example.uri",),
@@ -124,7 +123,7 @@ EXPECTED_RULES: dict[str, tuple[str, ...]] = {
     "object-level-unknown-property.json": ("mcpdesc.tool.members",),
     "overlapping-capabilities.json": ("mcpdesc.capabilities.scope-unique",),
     "overlapping-tool-scope.json": ("mcpdesc.primitives.scope-unique",),
-    "resource-example-cache-fields.json": ("mcp.resource-example.protocol-shape", "mcpdesc.resource-example.result"),
+    "resource-example-cache-fields.json": ("mcp.resource-example.protocol-shape", "mcpdesc.examples.members"),
     "resource-example-result-semantics.json": (
         "mcpdesc.resource-example.result",
         "mcpdesc.resource-example.content",

@@ -1,33 +1,21 @@
-"""``gh-deploy`` and ``new``: publishing without touching the user's repository."""
+"""``gh-deploy``: publishing without touching the user's repository (``new``: tests/test_scaffold.py)."""
 
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-import yaml
 
 from mcpdesc_docs.publish.ghpages import github_pages_base
 
+from .git_repos import git, isolate_git
 from .sites import SAMPLE_DIR, run
-
-
-def git(cwd: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
 
 
 @pytest.fixture(autouse=True)
 def isolated_git(monkeypatch, tmp_path):
-    # No user or system git configuration leaks in; commits get a fixed identity.
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig"))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for role in ("AUTHOR", "COMMITTER"):
-        monkeypatch.setenv(f"GIT_{role}_NAME", "Docs Bot")
-        monkeypatch.setenv(f"GIT_{role}_EMAIL", "docs@example.com")
+    isolate_git(monkeypatch, tmp_path)
 
 
 @pytest.fixture
@@ -159,36 +147,6 @@ def test_usage_errors(tmp_path, repos):
 )
 def test_github_pages_address_from_the_remote(remote, cname, expected):
     assert github_pages_base(remote, cname) == expected
-
-
-def test_new_scaffolds_a_project_that_builds_with_a_pages_workflow(tmp_path):
-    project = tmp_path / "docs"
-    code, _, err = run("new", str(project))
-    assert code == 0, err
-    workflow = yaml.safe_load((project / ".github" / "workflows" / "mcpdesc-docs.yml").read_text())
-    assert workflow["permissions"]["pages"] == "write"
-    assert workflow["permissions"]["id-token"] == "write"
-    steps = [*workflow["jobs"]["build"]["steps"], *workflow["jobs"]["deploy"]["steps"]]
-    uses = [step.get("uses", "").split("@")[0] for step in steps]
-    runs = [step.get("run", "") for step in steps]
-    for action in ("actions/checkout", "actions/setup-python", "actions/upload-pages-artifact", "actions/deploy-pages"):
-        assert action in uses
-    assert "pip install mcpdesc-docs" in runs
-    assert any(r.startswith("mcpdesc-docs build --strict") for r in runs)
-    assert workflow["jobs"]["deploy"]["needs"] == "build"
-    assert (project / ".gitignore").read_text() == "site/\n"
-    code, out, err = run("build", str(project))
-    assert code == 0, out + err
-    assert "warning" not in out
-    assert (project / "site" / "tools" / "greet.html").is_file()
-
-
-def test_new_refuses_a_non_empty_directory(tmp_path):
-    (tmp_path / "keep.txt").write_text("mine")
-    code, _, err = run("new", str(tmp_path))
-    assert code == 2
-    assert "not an empty directory" in err
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.txt"]
 
 
 def test_a_full_ref_names_the_branch_and_other_refs_are_refused(repos):

@@ -18,6 +18,9 @@ GOLDEN = Path(__file__).parent / "golden"
 
 CASES: dict[str, tuple[str, ...]] = {
     "yaml-profile": ("validate", "duplicate-key.mcpdesc.yaml"),
+    "yaml-syntax": ("validate", "yaml-syntax.mcpdesc.yaml"),
+    "yaml-syntax-json": ("validate", "yaml-syntax.mcpdesc.yaml", "--format", "json"),
+    "did-you-mean": ("validate", "did-you-mean.mcpdesc.yaml"),
     "elicitation-form-url": ("validate", "form-url.mcpdesc.yaml"),
     "structure": ("validate", "structure.mcpdesc.json"),
     "warning": ("validate", "warning.mcpdesc.yaml"),

@@ -73,7 +73,9 @@ def test_no_script_or_handler_or_dangerous_link_survives(hostile_site):
             "mcpdesc.js",
         ]
         assert page.select("img, iframe, object, embed, b, i") == []
-        assert [svg for svg in page.select("svg") if not svg.find_parent(attrs={"data-theme-toggle": True})] == []
+        # The only drawings are the theme's own icons (the theme and search buttons).
+        icons = ("data-theme-toggle", "data-search-open")
+        assert [svg for svg in page.select("svg") if not any(svg.find_parent(attrs={a: True}) for a in icons)] == []
         for element in page.find_all(True):
             for attribute, value in element.attrs.items():
                 assert not attribute.lower().startswith("on"), (page_path, element.name, attribute)

@@ -26,6 +26,7 @@ from mcpdesc_docs.devserver.builder import Rebuild
 from mcpdesc_docs.devserver.project import ProjectBuilder
 from mcpdesc_docs.devserver.server import DevServer
 from mcpdesc_docs.diagnostics import (
+    FRAME_WIDTH,
     MAX_SHOWN,
     MAX_SHOWN_PER_RULE,
     error,
@@ -485,7 +486,13 @@ def test_two_thousand_duplicates_print_a_hundred_and_a_count(tmp_path, output_fo
     assert result.returncode == 1
     lines = result.stdout.splitlines()
     assert "... and 1899 more (1899 errors, 0 warnings) not shown" in lines
-    assert len(lines) <= 2 * MAX_SHOWN_PER_RULE + 2
+    # Text shows each diagnostic in at most 7 lines (message, pointer, a code frame of 4,
+    # a hint), github in one; every line of a frame is cut to FRAME_WIDTH characters.
+    per_diagnostic = 7 if output_format == "text" else 2
+    assert len(lines) <= per_diagnostic * MAX_SHOWN_PER_RULE + 2
+    frame_rows = [line for line in lines if line.startswith("    ") and " | " in line]
+    assert (output_format == "text") == bool(frame_rows)
+    assert all(len(row) <= FRAME_WIDTH + 20 for row in frame_rows)  # the file is one long line
     if output_format == "text":
         assert lines[-1].endswith("invalid (0.9.0-rc.3): 1999 errors, 0 warnings")
 

@@ -37,5 +37,10 @@ def run(
         return ExitCode.INVALID
     write_site(outcome.files, config.site_dir)
     elapsed = time.perf_counter() - started
-    write_line(err, f"mcpdesc-docs: built {outcome.pages} pages into {config.site_dir} in {elapsed:.2f} s")
+    noun = "page" if outcome.pages == 1 else "pages"
+    write_line(err, f"mcpdesc-docs: built {outcome.pages} {noun} into {config.site_dir} in {elapsed:.2f} s")
+    if outcome.legacy_format is not None:
+        # Advice for the author, so it is said here rather than on the pages readers see.
+        legacy = outcome.legacy_format
+        write_line(err, f"note: the description is mcpdesc {legacy}; `mcpdesc-docs migrate` converts it to 0.9.0")
     return ExitCode.OK

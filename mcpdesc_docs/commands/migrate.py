@@ -1,8 +1,11 @@
-"""``mcpdesc-docs migrate FILE``: write the 0.9.0 (or 0.8.0) form of a 0.7.0 description."""
+"""``mcpdesc-docs migrate FILE``: write the 0.9.0 (or 0.8.0) form of a 0.7.0 or 0.8.0 description.
+
+The file is edited, not rewritten: only what the migration changes changes, and comments,
+key order, quoting and block scalars stay (``source.roundtrip``).
+"""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -20,22 +23,20 @@ from ..diagnostics import (
     write_line,
 )
 from ..errors import ExitCode, UsageError
-from ..spec.migration import migrate_070
-from ..spec.versions import SPEC_0_7_0, SPEC_0_8_0, SPEC_0_9_0_RC_3
-from ..validation.validator import check_document, validate_file
+from ..source.load import Format
+from ..source.roundtrip import dump, edit_text
+from ..spec.migration import Migration, migrate_070, migrate_080
+from ..spec.versions import SPEC_0_7_0, SPEC_0_8_0, SPEC_0_9_0_RC_3, Specification
+from ..validation.validator import Checked, check_document, validate_file
 
 TARGETS = {"0.9.0": SPEC_0_9_0_RC_3, "0.8.0": SPEC_0_8_0}
 
 
-class _Dumper(yaml.SafeDumper):
-    """Block style, no anchors or aliases (the description YAML profile forbids them)."""
+class _TerminalDumper(yaml.SafeDumper):
+    """For standard output, when the migrated text is not safe to print (see ``printed``)."""
 
     def ignore_aliases(self, data: Any) -> bool:
         return True
-
-
-class _TerminalDumper(_Dumper):
-    """For standard output, when the plain dump is not safe to print (see ``printed``)."""
 
 
 def _quoted_when_unsafe(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
@@ -48,27 +49,44 @@ def _quoted_when_unsafe(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 _TerminalDumper.add_representer(str, _quoted_when_unsafe)
 
 
-def dump(data: Any, fmt: str) -> str:
-    if fmt == "json":
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
-
-
-def printed(data: Any, fmt: str) -> str:
+def printed(text: str, data: Any, fmt: Format) -> str:
     """The migrated description for standard output: the same text as ``-o`` writes, unless
     printing it would put control or format characters or a CI command line on the
     terminal (names and values are the description's). Then it means the same but is
     written with escapes: JSON ``\\u`` escapes; YAML with every string that needs it
     double-quoted on one line and everything outside printable ASCII escaped."""
-    if fmt == "json":
-        return json_text(data) + "\n"
-    text = dump(data, fmt)
     if terminal_safe(text):
         return text
+    if fmt == "json":
+        return json_text(data) + "\n"
     text = yaml.dump(data, Dumper=_TerminalDumper, sort_keys=False, allow_unicode=False, width=sys.maxsize)
     # A service-message opener ("##[") is printable ASCII, left as it is by PyYAML, and can
     # only be inside one of the double-quoted strings above, where "\x23" is a "#".
     return SERVICE_MESSAGE.sub(lambda _: "#\\x23", text)
+
+
+def _refuse_unless_migratable(found: Specification, spec: Specification, file: str) -> None:
+    if found != SPEC_0_7_0 and not (found == SPEC_0_8_0 and spec == SPEC_0_9_0_RC_3):
+        raise UsageError(
+            f"{file} is already mcpdesc {found.mcpdesc}; migrate reads 0.7.0 descriptions, "
+            "and 0.8.0 ones for --to 0.9.0"
+        )
+
+
+def _migration(checked: Checked, spec: Specification, protocol_versions: list[str] | None) -> Migration:
+    if checked.specification == SPEC_0_7_0:
+        return migrate_070(checked.document.data, spec, protocol_versions=protocol_versions)
+    return migrate_080(checked.document.data, spec)
+
+
+def _migrated_text(checked: Checked, data: dict[str, Any], fmt: Format, err: TextIO) -> str:
+    if fmt != checked.source.format:
+        return dump(data, fmt)
+    edited = edit_text(checked.source.text, fmt, data)
+    if edited is not None:
+        return edited
+    write_line(err, "mcpdesc-docs: the file could not be edited in place, so it is written whole (comments are lost)")
+    return dump(data, fmt)
 
 
 def run(
@@ -80,20 +98,21 @@ def run(
     out: TextIO,
     err: TextIO,
 ) -> int:
-    source_path = Path(file)
-    result = validate_file(source_path, name=file)
-    if result.specification != SPEC_0_7_0:
-        if result.specification is None:
-            out.write(format_text(result.diagnostics))
-            return ExitCode.INVALID
-        raise UsageError(f"{file} is already mcpdesc {result.specification.mcpdesc}; migrate reads 0.7.0 descriptions")
+    result = validate_file(Path(file), name=file)
+    spec = TARGETS[target]
+    if result.checked is None:
+        out.write(format_text(result.diagnostics))
+        return ExitCode.INVALID
+    _refuse_unless_migratable(result.checked.specification, spec, file)
     checked = result.accepted()
     if checked is None:
         out.write(format_text(result.diagnostics))
-        write_line(err, f"mcpdesc-docs: {file} is not a valid 0.7.0 description; nothing was written")
+        write_line(
+            err,
+            f"mcpdesc-docs: {file} is not a valid {result.checked.specification.name} description; nothing was written",
+        )
         return ExitCode.INVALID
-    spec = TARGETS[target]
-    migration = migrate_070(checked.document.data, spec, protocol_versions=protocol_versions)
+    migration = _migration(checked, spec, protocol_versions)
     if migration.problems:
         located = [checked.source.place(problem) for problem in migration.problems]
         out.write(format_text(sorted(located, key=Diagnostic.sort_key)))
@@ -105,11 +124,12 @@ def run(
         out.write(format_text(problems))
         write_line(err, f"mcpdesc-docs: the migrated description is not valid {spec.name}; nothing was written")
         return ExitCode.INVALID
-    fmt = "json" if (output or file).lower().endswith(".json") else "yaml"
+    fmt: Format = "json" if (output or file).lower().endswith(".json") else "yaml"
+    text = _migrated_text(checked, migration.data, fmt, err)
     if output is None:
-        out.write(printed(migration.data, fmt))
+        out.write(printed(text, migration.data, fmt))
     else:
-        Path(output).write_text(dump(migration.data, fmt), encoding="utf-8")
+        Path(output).write_text(text, encoding="utf-8")
         write_line(err, f"mcpdesc-docs: wrote {output} (mcpdesc {spec.mcpdesc})")
     for pointer, name in sorted(migration.scheme_names.items()):
         write_line(err, f"mcpdesc-docs: the inline security scheme at {pointer} is now securitySchemes.{name}")

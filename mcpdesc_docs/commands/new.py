@@ -12,7 +12,20 @@ from ..publish.scaffold import create_project
 
 def run(directory: str, *, err: TextIO) -> int:
     target = Path(directory)
-    created = create_project(target)
-    write_line(err, f"mcpdesc-docs: created {target} with {', '.join(created)}")
+    scaffold = create_project(target)
+    write_line(err, f"mcpdesc-docs: created {target} with {', '.join(scaffold.files)}")
+    if scaffold.in_repository and scaffold.project_dir != ".":
+        write_line(
+            err,
+            f"mcpdesc-docs: created {scaffold.workflow} at the root of the repository: every push to "
+            f"{scaffold.branch} builds {scaffold.project_dir}/ and publishes its site on GitHub Pages",
+        )
+    else:
+        write_line(
+            err,
+            f"mcpdesc-docs: with {target} as the repository's root, every push to {scaffold.branch} "
+            "builds the site and publishes it on GitHub Pages",
+        )
+    write_line(err, "mcpdesc-docs: on GitHub, once: Settings > Pages > Build and deployment > Source: GitHub Actions")
     write_line(err, f"mcpdesc-docs: next: mcpdesc-docs serve {target}")
     return ExitCode.OK

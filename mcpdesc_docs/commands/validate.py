@@ -13,7 +13,7 @@ from ..validation.validator import ValidationResult, validate_file
 
 def report(result: ValidationResult, output_format: str, out: TextIO) -> None:
     spec = result.specification.name if result.specification else None
-    write_report(out, result.diagnostics, result.file, spec, output_format)
+    write_report(out, result.diagnostics, result.file, spec, output_format, text=result.text)
 
 
 def run(path: str, *, strict: bool, output_format: str, out: TextIO) -> int:

@@ -48,7 +48,7 @@ class ProjectBuilder:
         validation = outcome.validation
         if validation.diagnostics or outcome.files is None:
             spec = validation.specification.name if validation.specification else None
-            write_report(self.out, validation.diagnostics, validation.file, spec, "text")
+            write_report(self.out, validation.diagnostics, validation.file, spec, "text", text=validation.text)
         return Rebuild(outcome.files, tuple(validation.diagnostics), pages=outcome.pages)
 
     def _theme_roots(self) -> list[Path]:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
 
+from ..source import pointer as jp
 from ..validation.document import Primitive, as_list, as_object, strings
 from .components import example_sites, resolve
 from .context import BuildContext
@@ -14,6 +17,26 @@ from .values import extensions, string
 
 _PART_KEYS = ("uri", "input", "arguments", "result")
 """The members of an example shown as its parts, in this order."""
+_JSON_MEDIA_TYPE = re.compile(r"^application/(?:[\w.+-]*\+)?json(?:\s*;.*)?$", re.IGNORECASE)
+
+
+def _embedded_json(value: object, path: str = "") -> Iterator[ExamplePart]:
+    """Text contents whose media type is JSON (``mimeType: application/json``, ``+json``),
+    pretty-printed: in the result they are one escaped string, unreadable as written."""
+    if isinstance(value, Mapping):
+        media_type, text = value.get("mimeType"), value.get("text")
+        if isinstance(media_type, str) and isinstance(text, str) and _JSON_MEDIA_TYPE.match(media_type):
+            try:
+                parsed = json.loads(text)
+            except (ValueError, RecursionError):
+                parsed = None  # not JSON after all: the result shows it as it is
+            else:
+                yield ExamplePart("embedded", dump_json(parsed), source=f"{path}/text", media_type=media_type)
+        for key, member in value.items():
+            yield from _embedded_json(member, f"{path}/{jp.escape(str(key))}")
+    elif isinstance(value, list):
+        for index, member in enumerate(value):
+            yield from _embedded_json(member, f"{path}/{index}")
 
 
 def build_examples(
@@ -31,7 +54,7 @@ def build_examples(
                 ExamplePart(key, str(data[key]) if key == "uri" else dump_json(data[key]))
                 for key in _PART_KEYS
                 if key in data
-            )
+            ) + tuple(_embedded_json(data.get("result"), "/result"))
             context.repeats.shown(component, sum(len(part.json) for part in parts), page.at(anchor), page.name)
         examples.append(
             Example(

@@ -11,19 +11,32 @@ from .components import resolve, schema_site
 from .context import BuildContext
 from .elicitations import build_elicitation
 from .examples import build_completion_examples, build_examples, build_interaction_examples
+from .requests import build_request_sample
 from .schema_tree import SchemaTree, build_schema_tree, dump_json, linked_tree, number_text
 from .security import primitive_view
 from .site import Hint, JsonItem, Page, PromptArgument, ResourceAnnotation, Scope, TagRef, Variant
 from .urls import PageAnchors, PageRef, primitive_pages, section_prefix, tag_anchor
 from .values import extensions, icons, string
+from .variant_diff import page_changes
 
 TOOL_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 """Tool annotations with a defined meaning, in the order pages list them."""
 _RESOURCE_ANNOTATIONS = ("audience", "priority", "lastModified")
 
 
+_WRITE_HINTS = ("destructiveHint", "idempotentHint")
+"""Hints MCP gives a meaning only for tools that are not read-only."""
+
+
 def _hints(annotations: Mapping[str, Any]) -> tuple[Hint, ...]:
-    return tuple(Hint(key, annotations[key]) for key in TOOL_HINTS if isinstance(annotations.get(key), bool))
+    # A read-only tool neither destroys nor repeats effects: "Read-only · Only adds data"
+    # would contradict itself, so the write hints of such a tool are not shown.
+    read_only = annotations.get("readOnlyHint") is True
+    return tuple(
+        Hint(key, annotations[key])
+        for key in TOOL_HINTS
+        if isinstance(annotations.get(key), bool) and not (read_only and key in _WRITE_HINTS)
+    )
 
 
 def _resource_annotations(annotations: Mapping[str, Any]) -> tuple[ResourceAnnotation, ...]:
@@ -41,13 +54,9 @@ def _resource_annotations(annotations: Mapping[str, Any]) -> tuple[ResourceAnnot
 
 def _annotation_extras(kind: str, annotations: Mapping[str, Any]) -> tuple[JsonItem, ...]:
     """Annotation members without a defined meaning, kept as data. A tool's annotation
-    ``title`` is listed first: the page shows it only when the declaration has no title."""
+    ``title`` has one (the display title, when the tool has no ``title`` of its own)."""
     known = {*TOOL_HINTS, "title"} if kind == "tool" else set(_RESOURCE_ANNOTATIONS)
-    extras = {k: v for k, v in annotations.items() if k not in known}
-    title = string(annotations, "title") if kind == "tool" else None
-    if title is not None:
-        extras = {"title": title, **extras}
-    return tuple(JsonItem(k, dump_json(v)) for k, v in extras.items())
+    return tuple(JsonItem(k, dump_json(v)) for k, v in annotations.items() if k not in known)
 
 
 def _tag_refs(context: BuildContext, data: Mapping[str, Any]) -> tuple[TagRef, ...]:
@@ -103,7 +112,9 @@ def build_variant(
         anchor=anchor,
         name=string(data, "name") or "",
         title=string(data, "title") or annotation_title,
+        annotation_title=annotation_title if string(data, "title") not in (None, annotation_title) else None,
         description=string(data, "description"),
+        request=build_request_sample(context, primitive),
         scope=Scope(primitive.scope, primitive.scope_is_explicit),
         deprecated=data.get("deprecated") is True,
         tags=_tag_refs(context, data),
@@ -157,7 +168,7 @@ def build_pages(context: BuildContext) -> tuple[Page, ...]:
             )
             union = sorted({v for variant in variants for v in variant.scope.versions})
             scope = Scope(tuple(union), any(v.scope.explicit for v in variants))
-            pages.append(Page(kind, name, slug, path, variants, scope))
+            pages.append(Page(kind, name, slug, path, variants, scope, page_changes(variants)))
     return tuple(pages)
 
 

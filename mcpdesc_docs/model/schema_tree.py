@@ -46,6 +46,8 @@ class SchemaRow:
     """Enum values and consts, JSON-encoded (so "0" and 0 differ visibly)."""
     default: str | None = None
     """JSON-encoded default; present even when it is ``false`` or ``0``."""
+    default_outside_type: bool = False
+    """The default is ``null`` but the type does not admit null (in effect, no default)."""
     examples: tuple[str, ...] = ()
     reference: str | None = None
     """The ``$ref`` this row's schema came through."""
@@ -56,6 +58,48 @@ class SchemaRow:
     before, or recursively): the anchor of the row that lists them."""
     listed_as: str | None = None
     """What the link to ``listed_at`` says: the definition's name."""
+
+
+OPEN_DEPTH = 2
+"""Nested groups of rows shown open: those under the first two levels of rows (a top-level
+array's items and their properties); deeper ones start folded."""
+MAX_NESTED = 6
+"""Levels of rows folded into groups of their own; deeper rows stay in their group, indented."""
+
+
+@dataclass(frozen=True, slots=True)
+class RowGroup:
+    """A row and the rows nested under it (its properties, items or options), which a
+    table folds (``<details>``), so a deep schema reads as an outline."""
+
+    row: SchemaRow
+    children: tuple[RowGroup, ...]
+
+    @property
+    def open(self) -> bool:
+        return self.row.depth < OPEN_DEPTH
+
+
+def group_rows(rows: tuple[SchemaRow, ...] | list[SchemaRow]) -> tuple[RowGroup, ...]:
+    """The table's flat rows (each with its depth) as an outline: a row owns the rows after
+    it that are deeper, up to ``MAX_NESTED`` levels (past that, rows are leaves). Linear:
+    each row is pushed on and popped off the stack of open groups once."""
+    top: list[RowGroup] = []
+    stack: list[tuple[int, SchemaRow, list[RowGroup]]] = []
+
+    def close() -> None:
+        _, row, children = stack.pop()
+        group = RowGroup(row, tuple(children))
+        (stack[-1][2] if stack else top).append(group)
+
+    for row in rows:
+        level = min(row.depth, MAX_NESTED)
+        while stack and stack[-1][0] >= level:
+            close()
+        stack.append((level, row, []))
+    while stack:
+        close()
+    return tuple(top)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,19 +210,66 @@ def describe_constraints(schema: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(words)
 
 
-def _types(schema: Mapping[str, Any]) -> tuple[str, ...]:
+_JSON_TYPES: tuple[tuple[type, str], ...] = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"))
+
+
+def _value_type(value: object) -> str:
+    """The JSON type of a literal (an enum value or const)."""
+    if value is None:
+        return "null"
+    for python, name in _JSON_TYPES:
+        if isinstance(value, python):
+            return name
+    return "array" if isinstance(value, list) else "object"
+
+
+def _declared_types(schema: Mapping[str, Any]) -> tuple[str, ...]:
     kind = schema.get("type")
     if isinstance(kind, str):
         return (kind,)
     if isinstance(kind, list):
         return tuple(str(k) for k in kind)
+    return ()
+
+
+def _branch_types(schema: Mapping[str, Any]) -> tuple[str, ...]:
+    """The types a ``oneOf``/``anyOf`` admits when every inline branch says (``oneOf:
+    [{type: string}, {type: integer}]`` is "string or integer", not "any")."""
+    found: dict[str, None] = {}
+    for keyword in ("oneOf", "anyOf"):
+        branches = schema.get(keyword)
+        if not isinstance(branches, list) or not branches:
+            continue
+        for branch in branches:
+            types = _declared_types(branch) if isinstance(branch, Mapping) else ()
+            if not types and isinstance(branch, Mapping) and "const" in branch:
+                types = (_value_type(branch["const"]),)
+            if not types:
+                return ()  # a branch of unknown type: the union is not known either
+            found.update(dict.fromkeys(types))
+    return tuple(found)
+
+
+def _types(schema: Mapping[str, Any]) -> tuple[str, ...]:
+    declared = _declared_types(schema)
+    if declared:
+        return declared
     if "const" in schema:
         return ("const",)
     if "enum" in schema:
         return ("enum",)
     if isinstance(schema.get("properties"), Mapping):
         return ("object",)
-    return ()
+    return _branch_types(schema)
+
+
+def _default_outside_type(schema: Mapping[str, Any], types: tuple[str, ...]) -> bool:
+    """``default: null`` on a parameter whose type does not admit null: a validator would
+    refuse the value, so in effect the parameter has no default (worth saying)."""
+    if "default" not in schema or schema["default"] is not None:
+        return False
+    real = [t for t in types if t not in ("const", "enum")]
+    return bool(real) and "null" not in real and schema.get("nullable") is not True
 
 
 def _flags(schema: Mapping[str, Any]) -> tuple[str, ...]:
@@ -325,18 +416,20 @@ class _TreeBuilder:
         constraints = describe_constraints(resolved)
         if recursive:
             constraints = (*constraints, "recursive: see above")
+        types = _types(resolved)
         return SchemaRow(
             name=name,
             anchor=self._anchor(path),
             depth=depth,
             is_property=is_property,
-            types=_types(resolved),
+            types=types,
             required=required,
             title=title if isinstance(title, str) else None,
             description=description if isinstance(description, str) else None,
             constraints=constraints,
             choices=choices,
             default=_literal(resolved["default"]) if "default" in resolved else None,
+            default_outside_type=_default_outside_type(resolved, types),
             examples=tuple(_literal(v) for v in examples) if isinstance(examples, list) else (),
             reference=ref,
             flags=_flags(resolved),

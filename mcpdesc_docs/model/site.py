@@ -178,6 +178,8 @@ class Transport:
     security: SecurityView | None
     legacy: bool
     extensions: tuple[JsonItem, ...]
+    client_config: str
+    """The ``mcpServers`` entry MCP clients read to connect this way (JSON)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,11 +278,27 @@ class Elicitation:
 
 
 @dataclass(frozen=True, slots=True)
+class RequestSample:
+    """The JSON-RPC request a client sends to use a primitive."""
+
+    method: str
+    """``tools/call``, ``resources/read`` or ``prompts/get``."""
+    json: str
+    example: str | None
+    """The example whose arguments (or URI) it carries; None: placeholders from the schema."""
+
+
+@dataclass(frozen=True, slots=True)
 class ExamplePart:
     key: str
-    """The example member shown: ``uri``, ``input``, ``arguments`` or ``result``."""
+    """The example member shown: ``uri``, ``input``, ``arguments`` or ``result``; or
+    ``embedded``: a JSON text inside the result, formatted."""
     json: str
     """The value as data (a ``uri`` as it is)."""
+    source: str | None = None
+    """``embedded`` parts: the JSON Pointer of the text in the example."""
+    media_type: str | None = None
+    """``embedded`` parts: the text's ``mimeType``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,6 +388,10 @@ class Variant:
     resource_annotations: tuple[ResourceAnnotation, ...]
     annotation_extras: tuple[JsonItem, ...]
     """Annotation members without a defined meaning: kept as data."""
+    annotation_title: str | None
+    """A tool's ``annotations.title`` when its own ``title`` differs (and so is shown instead)."""
+    request: RequestSample
+    """The request a client sends to use it, for readers to copy."""
     security: SecurityView
     client_requirements: JsonItem | None
     client_requirement_names: tuple[str, ...]
@@ -394,6 +416,27 @@ class Variant:
 
 
 @dataclass(frozen=True, slots=True)
+class Change:
+    """One facet a variant changes from the variant before it."""
+
+    facet: str
+    """title, description, hints, uri, icons, security, deprecated, parameters, output,
+    arguments, elicitations or examples."""
+    added: tuple[str, ...] = ()
+    """Names (parameters, arguments, cards, examples) this variant has and the other not."""
+    removed: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class VariantChanges:
+    against: tuple[str, ...]
+    """The protocol versions of the variant compared with (the one before)."""
+    changes: tuple[Change, ...]
+    """Empty: the same declaration for other protocol versions."""
+
+
+@dataclass(frozen=True, slots=True)
 class Page:
     kind: str
     name: str
@@ -404,6 +447,8 @@ class Page:
     variants: tuple[Variant, ...]
     scope: Scope
     """The union of the variants' scopes."""
+    changes: tuple[VariantChanges | None, ...] = ()
+    """Per variant, what differs from the variant before it (None for the first)."""
 
     @property
     def title(self) -> str:

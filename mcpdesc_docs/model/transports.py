@@ -3,16 +3,40 @@
 from __future__ import annotations
 
 import shlex
+from collections.abc import Mapping
+from typing import Any
 
 from ..validation.document import Document, as_list, as_object, strings
+from .schema_tree import dump_json
 from .security import transport_view
 from .site import Transport
 from .urls import transport_anchor
 from .values import extensions, root_level_scope, string
 
+_CLIENT_TYPES = {"streamable-http": "http", "sse": "sse"}
+"""The ``type`` an ``mcpServers`` entry gives a transport reached by URL."""
+
+
+def client_config(server: str, kind: str, data: Mapping[str, Any]) -> str:
+    """The ``mcpServers`` JSON that MCP clients (Claude Desktop, Cursor, VS Code ...) read:
+    command, args and env for stdio; the type and URL for HTTP."""
+    entry: dict[str, Any]
+    if kind == "stdio":
+        entry = {"command": string(data, "command") or ""}
+        args = strings(data.get("args"))
+        if args:
+            entry["args"] = args
+        env = as_object(data.get("env"))
+        if env:
+            entry["env"] = {k: str(v) for k, v in env.items()}
+    else:
+        entry = {"type": _CLIENT_TYPES.get(kind, kind), "url": string(data, "url") or ""}
+    return dump_json({"mcpServers": {server or "server": entry}})
+
 
 def build_transports(document: Document) -> tuple[Transport, ...]:
     server_default = "security" in document.data
+    server = string(as_object(document.data.get("info")), "name") or ""
     transports = []
     for index, item in enumerate(as_list(document.data.get("transports"))):
         data = as_object(item)
@@ -33,6 +57,7 @@ def build_transports(document: Document) -> tuple[Transport, ...]:
                 security=transport_view(data, server_default),
                 legacy=kind == "sse",
                 extensions=extensions(data),
+                client_config=client_config(server, kind, data),
             )
         )
     return tuple(transports)

@@ -23,12 +23,16 @@ from markdown_it.token import Token
 from markupsafe import Markup, escape
 
 from ..model.links import is_safe_link
+from .highlight import LANGUAGES, highlight
 
 MAX_NESTING = 20
 """Block and inline nesting markdown-it follows (its CommonMark preset's value): prose
 never nests this deep, and a run of brackets costs this many steps per character."""
 MAX_MARKDOWN = 100_000
 """Characters of one field parsed as Markdown; a longer field is shown as plain text."""
+DESCRIPTION_HEADING = 3
+"""The level a description's top heading gets by default: below the page's sections (h2),
+so "## Usage" in a tool's description never outranks "Parameters"."""
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
@@ -39,12 +43,19 @@ class Rendered(NamedTuple):
     """The words without the syntax, whitespace collapsed (for the search index)."""
 
 
+def _highlight_fence(code: str, language: str, _attributes: str) -> str:
+    # markdown-it wraps what this returns in <pre><code class="language-…">, and escapes
+    # the block itself when it gets "" (a language that is not highlighted).
+    return str(highlight(code, language)) if language.lower() in LANGUAGES else ""
+
+
 @lru_cache(maxsize=1)
 def _renderer() -> MarkdownIt:
     # "js-default" is markdown-it's safe preset: raw HTML is off, so "<script>" in a
     # description stays text. Images are turned off because nothing on a page may load
     # from another host; "![alt](url)" then reads as "!" and a link.
-    md = MarkdownIt("js-default", {"linkify": False, "typographer": False, "maxNesting": MAX_NESTING})
+    options = {"linkify": False, "typographer": False, "maxNesting": MAX_NESTING, "highlight": _highlight_fence}
+    md = MarkdownIt("js-default", options)
     md.disable("image")
     md.validateLink = is_safe_link  # type: ignore[method-assign]
     return md
@@ -75,19 +86,59 @@ def _unparsed(text: str, inline: bool) -> Rendered:
     return Rendered(html, " ".join(text.split()))
 
 
+def _shifted_headings(tokens: Sequence[Token], top: int) -> Sequence[Token]:
+    """The tokens with the text's highest heading at level ``top`` and the others at the
+    same offset (at most h6): the outline of a description keeps its shape under the
+    page's own. The parsed tokens stay as they are (the same text is shown at other levels)."""
+    levels = [int(token.tag[1]) for token in tokens if token.type == "heading_open"]
+    if not levels or min(levels) == top:
+        return tokens
+    offset = top - min(levels)
+    return [
+        token.copy(tag=f"h{min(6, int(token.tag[1]) + offset)}")
+        if token.type in ("heading_open", "heading_close")
+        else token
+        for token in tokens
+    ]
+
+
+class _Parsed(NamedTuple):
+    tokens: Sequence[Token]
+    env: dict[str, object]
+    rendered: Rendered
+    """At the default heading level."""
+
+
 @lru_cache(maxsize=8192)
-def _rendered(text: str, inline: bool) -> Rendered:
+def _parsed(text: str, inline: bool) -> _Parsed | Rendered:
+    """Each text is parsed once, whatever heading levels it is shown at; a text too long to
+    parse is its ``Rendered`` fallback."""
     if len(text) > MAX_MARKDOWN:
         return _unparsed(text, inline)
     md = _renderer()
     env: dict[str, object] = {}
     tokens = md.parseInline(text, env) if inline else md.parse(text, env)
-    return Rendered(Markup(md.renderer.render(tokens, md.options, env)), _words(tokens))
+    shown = tokens if inline else _shifted_headings(tokens, DESCRIPTION_HEADING)
+    html = Markup(md.renderer.render(shown, md.options, env))
+    return _Parsed(tokens, env, Rendered(html, _words(tokens)))
 
 
-def render_markdown(text: str) -> Markup:
-    """Block Markdown -> HTML that is safe to insert unescaped."""
-    return _rendered(text, False).html
+@lru_cache(maxsize=8192)
+def _rendered(text: str, inline: bool, top_heading: int = DESCRIPTION_HEADING) -> Rendered:
+    parsed = _parsed(text, inline)
+    if isinstance(parsed, Rendered):
+        return parsed
+    if inline or top_heading == DESCRIPTION_HEADING:
+        return parsed.rendered
+    md = _renderer()
+    shown = _shifted_headings(parsed.tokens, top_heading)
+    return Rendered(Markup(md.renderer.render(shown, md.options, dict(parsed.env))), parsed.rendered.text)
+
+
+def render_markdown(text: str, top_heading: int = DESCRIPTION_HEADING) -> Markup:
+    """Block Markdown -> HTML that is safe to insert unescaped; its headings start at
+    ``top_heading`` (the level below the section it sits in)."""
+    return _rendered(text, False, top_heading).html
 
 
 def render_inline(text: str) -> Markup:
@@ -105,4 +156,6 @@ def plain_text(markdown: str | None, *, inline: bool = False) -> str:
 
 def clear_caches() -> None:
     """Forget rendered text (tests that count work must not reuse another size's)."""
+    _parsed.cache_clear()
     _rendered.cache_clear()
+    highlight.cache_clear()  # code blocks, of descriptions and of the pages' JSON

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -10,6 +11,7 @@ from typing import Any, TypedDict
 from urllib.parse import urlsplit
 
 import jinja2
+from markupsafe import Markup, escape
 
 from .. import __version__
 from ..config import Config
@@ -17,7 +19,9 @@ from ..diagnostics import Diagnostic, Severity
 from ..errors import ProjectError
 from ..kinds import KIND_NAMES, KINDS
 from ..model.navigation import Navigation, NavKindView
+from ..model.schema_tree import group_rows
 from ..model.site import Page, Scope, Site, Tag, label
+from .highlight import highlight
 from .markdown import render_inline, render_markdown
 from .search import search_files
 from .theme import Theme, create_environment
@@ -166,6 +170,16 @@ def _template_location(exc: BaseException, fallback: str) -> tuple[str, int | No
     return location
 
 
+_BREAK_AFTER = re.compile(r"(?<=[_./:-])(?=.)|(?<=[a-z0-9])(?=[A-Z])")
+
+
+def breakable(text: str) -> Markup:
+    """``text`` escaped, with line-break opportunities (``<wbr>``) after ``_ . / : -`` and
+    between camelCase words: a narrow sidebar or phone table wraps ``search_tickets`` as
+    ``search_`` / ``tickets``, never in the middle of a word."""
+    return Markup("<wbr>").join(escape(part) for part in _BREAK_AFTER.split(text))
+
+
 def xml_escape(text: str) -> str:
     # xml.sax.saxutils would pull urllib and the email package into every start-up.
     return _html_escape(text, quote=False)
@@ -234,6 +248,9 @@ def render_site(
     env.filters["markdown"] = render_markdown
     env.filters["inline_markdown"] = render_inline
     env.filters["label"] = label
+    env.filters["breakable"] = breakable
+    env.filters["highlight"] = highlight
+    env.filters["group_rows"] = group_rows
     navigation = Navigation(site)
     skeleton = _skeleton(site, config, downloads) if cache is not None else None
     reusable = cache.pages if cache is not None and cache.skeleton == skeleton else {}

@@ -89,6 +89,18 @@ def _variant_entries(site: Site, page: Page, variant: Variant) -> list[Entry]:
                 _only_in(card.scope.versions, site),  # a declaration may narrow its tool's scope
             )
         )
+        # The form's fields, by property name and label: a reader looks for "assignee".
+        for position, form_field in enumerate(card.form.fields if card.form else (), start=1):
+            entries.append(
+                Entry(
+                    form_field.name,
+                    f"Form field of elicitation {card.name} ({owner})",
+                    f"{page.path}#{card.anchor}-f{position}",
+                    _clip(" ".join(filter(None, [form_field.label, form_field.help]))),
+                    form_field.name,
+                    _only_in(card.scope.versions, site),
+                )
+            )
     named: list[tuple[str, str]] = [(e.name, e.anchor) for e in variant.examples]
     named += [(e.name, e.anchor) for e in variant.interaction_examples]
     named += [(e.name, e.anchor) for e in variant.completion_examples]
@@ -133,6 +145,17 @@ def build_search_index(site: Site, words: Words) -> list[Entry]:
                 scheme.name,
             )
         )
+        for flow in scheme.flows:
+            for scope, description in flow.scopes:
+                entries.append(
+                    Entry(
+                        scope,
+                        f"OAuth scope of {scheme.name}",
+                        f"index.html#{scheme.anchor}",
+                        _clip(description),
+                        scope,
+                    )
+                )
     return _unique(entries)
 
 

@@ -40,6 +40,20 @@ def twin_path(page_path: str) -> str:
     return posixpath.splitext(page_path)[0] + ".md"
 
 
+def _security_lines(variant: Variant, words: Words) -> Iterable[str]:
+    # What the page shows: where the requirement comes from, then the requirement itself
+    # (an override's own, or what is inherited) and what applies through each transport.
+    view = variant.security
+    yield f"Security: {words.security(view)}"
+    if view.listed_at is not None:
+        yield f"The requirement is shown in full on the overview ({view.listed_at})."
+    if view.requirement is not None:
+        yield f"Requirement: {words.requirement(view.requirement)}"
+    for entry in view.by_transport:
+        applies = words.requirement(entry.requirement) if entry.requirement else words.transport_fallback(entry)
+        yield f"- Via {words.by_transport(entry)}: {applies}"
+
+
 def _variant_lines(variant: Variant, words: Words) -> Iterable[str]:
     yield f"Protocol versions: {', '.join(variant.scope.versions)}"
     if variant.deprecated:
@@ -59,9 +73,7 @@ def _variant_lines(variant: Variant, words: Words) -> Iterable[str]:
         if value is not None:
             yield f"{label}: `{value}`"
     yield ""
-    yield f"Security: {words.security(variant.security)}"
-    if variant.security.listed_at is not None:
-        yield f"The requirement is shown in full on the overview ({variant.security.listed_at})."
+    yield from _security_lines(variant, words)
     for tree, title in ((variant.input_schema, "Parameters"), (variant.output_schema, "Structured output")):
         if tree is None:
             continue
@@ -72,12 +84,14 @@ def _variant_lines(variant: Variant, words: Words) -> Iterable[str]:
             yield _elsewhere(tree.shown_elsewhere)
         for row in tree.rows:
             indent = "  " * row.depth
-            details = [", ".join(row.types) or "any"]
+            details = [words.types(row)]
             if row.required:
                 details.append("required")
             details.extend(row.constraints)
             if row.default is not None:
                 details.append(f"default {row.default}")
+                if row.default_outside_type:
+                    details.append(words.default_outside_type())
             if row.choices:
                 details.append("one of " + ", ".join(row.choices))
             if row.listed_as is not None:

@@ -12,7 +12,8 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from ..model.site import Example, ExamplePart, Hint, SecurityView
+from ..model.schema_tree import SchemaRow
+from ..model.site import Example, ExamplePart, Hint, Requirement, SecurityView, TransportSecurity
 
 WORDS_TEMPLATE = "partials/words.html"
 
@@ -30,6 +31,21 @@ class Words:
 
     def security(self, view: SecurityView) -> str:
         return self._plain(self._macros.security(view))
+
+    def requirement(self, requirement: Requirement) -> str:
+        return self._plain(self._macros.requirement_text(requirement))
+
+    def by_transport(self, entry: TransportSecurity) -> str:
+        return self._plain(self._macros.by_transport(entry))
+
+    def transport_fallback(self, entry: TransportSecurity) -> str:
+        return self._plain(self._macros.transport_fallback(entry))
+
+    def types(self, row: SchemaRow) -> str:
+        return self._plain(self._macros.types(row))
+
+    def default_outside_type(self) -> str:
+        return self._plain(self._macros.default_outside_type())
 
     def hint(self, hint: Hint) -> str:
         return self._plain(self._macros.hint(hint))

@@ -113,7 +113,12 @@ def parse_bytes(raw: bytes, name: str, *, fmt: Format | None = None, limits: Lim
 def parse_text(text: str, name: str, *, fmt: Format | None = None, limits: Limits = DEFAULT_LIMITS) -> Source:
     if fmt is None:
         fmt = "json" if text.lstrip()[:1] in ("{", "[") else "yaml"
-    if fmt == "json":
-        data = parse_json(text, name, limits)
-        return Source(name, "json", text, data)
-    return Source(name, "yaml", text, read_yaml_data(text, limits, name))
+    try:
+        if fmt == "json":
+            data = parse_json(text, name, limits)
+            return Source(name, "json", text, data)
+        return Source(name, "yaml", text, read_yaml_data(text, limits, name))
+    except DescriptionError as exc:
+        # The text travels with the error so a report can quote the offending line.
+        exc.text = text
+        raise

@@ -37,9 +37,11 @@ class SourceMap:
         return position if position is not None else self.locate(pointer)
 
 
-def fatal(name: str, message: str, line: int, column: int, *, code: str, rule: str = PROFILE_RULE) -> DescriptionError:
+def fatal(
+    name: str, message: str, line: int, column: int, *, code: str, rule: str = PROFILE_RULE, hint: str | None = None
+) -> DescriptionError:
     """A load failure at one position: the whole input is refused."""
-    return DescriptionError([error(rule, code, message, "").located(name, line, column)])
+    return DescriptionError([error(rule, code, message, "", hint=hint).located(name, line, column)])
 
 
 def offset_position(text: str, offset: int) -> tuple[int, int]:

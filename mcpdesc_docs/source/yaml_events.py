@@ -18,6 +18,7 @@ from ..errors import DescriptionError
 from . import pointer as jp
 from .limits import LIMITS_RULE, Limits, integer_out_of_range, integer_out_of_range_message
 from .positions import PROFILE_RULE, SYNTAX_RULE, SourceMap, fatal, offset_position
+from .yaml_hints import yaml_hint
 
 # JSON-like scalar resolution (the YAML 1.2 JSON schema): only these plain scalars are
 # not strings, so `2026-07-28`, `yes`, `on` and `0x1F` stay strings.
@@ -121,7 +122,11 @@ class _Walk:
             problem = exc.problem or exc.context or "syntax error"
             if "nesting depth" in problem:  # libyaml's own bound (1000), met while scanning ahead
                 raise self.too_deep(position) from None
-            raise self.fail(f"invalid YAML: {problem}", position, "yaml-syntax", SYNTAX_RULE) from None
+            opened = _mark(exc.context_mark)[0] if exc.context_mark is not None else None
+            hint = yaml_hint(problem, exc.context, self.text, *position, context_line=opened)
+            raise fatal(
+                self.name, f"invalid YAML: {problem}", *position, code="yaml-syntax", rule=SYNTAX_RULE, hint=hint
+            ) from None
         except yaml.reader.ReaderError as exc:
             position = offset_position(self.text, exc.position)
             raise self.fail(f"invalid YAML: {exc.reason}", position, "yaml-syntax", SYNTAX_RULE) from None

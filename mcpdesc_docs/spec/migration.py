@@ -1,4 +1,5 @@
-"""0.7.0 -> 0.8.0/0.9.0, following the upstream migration guidance (digest section 6).
+"""0.7.0 -> 0.8.0/0.9.0, following the upstream migration guidance (digest section 6), and
+0.8.0 -> 0.9.0.
 
 Root ``protocolVersions`` from ``info.protocolVersion`` (never guessed when absent), the
 capabilities object wrapped in an array, inline security schemes hoisted to named
@@ -172,3 +173,19 @@ def migrate_070(
         else:
             del out["security"]  # 0.7.0: empty means no authentication required; 0.8.0: say nothing
     return migration
+
+
+def migrate_080(data: Mapping[str, Any], target: Specification) -> Migration:
+    """0.8.0 -> 0.9.0-rc.3: the version and the ``$schema`` snapshot (kept absent when absent).
+    The 0.9.0-rc.3 elicitation chapter is the 0.8.0 text with rule ids and requirement
+    anchors added; no member it shows is renamed, added as required or removed, so
+    everything else carries over as it is."""
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "$schema":
+            out[key] = target.schema_uri
+        elif key == "mcpdesc":
+            out[key] = target.mcpdesc
+        else:
+            out[key] = value
+    return Migration(out)

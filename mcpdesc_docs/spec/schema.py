@@ -13,60 +13,32 @@ left to the semantic rules.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
-from .revisions import REVISIONS
+from . import native_schema as native
+from .schema_parts import (
+    BOOLEAN,
+    EXTENSIONS,
+    ICONS,
+    NAME_PATTERN,
+    NON_EMPTY_STRING,
+    OBJECT,
+    OBJECT_ROOT_SCHEMA,
+    RESOURCE_ANNOTATIONS,
+    SCOPE,
+    STRING,
+    TOOL_ANNOTATIONS,
+    URI,
+    Schema,
+    by_type,
+    closed,
+    non_empty_array,
+    non_empty_map,
+)
 from .versions import Specification
 
-Schema = dict[str, Any]
-
-NAME_PATTERN = "^[A-Za-z0-9._-]+$"
 _LABEL = "[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
 EXTENSION_ID_PATTERN = f"^{_LABEL}(?:\\.{_LABEL})*/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$"
-EXTENSIONS: Schema = {"^x-": {}}
 NAMESPACES = ("schemas", "toolExamples", "resourceExamples", "resourceTemplateExamples", "promptExamples")
-
-
-def closed(
-    properties: dict[str, Schema],
-    required: tuple[str, ...] = (),
-    *,
-    extensions: bool = True,
-    **extra: object,
-) -> Schema:
-    """An object with exactly these members (plus ``x-*`` where the spec allows them)."""
-    schema: Schema = {"type": "object", "properties": properties, "additionalProperties": False}
-    if required:
-        schema["required"] = list(required)
-    if extensions:
-        schema["patternProperties"] = EXTENSIONS
-    schema.update(extra)
-    return schema
-
-
-def non_empty_array(items: Schema, **extra: Any) -> Schema:
-    return {"type": "array", "minItems": 1, "items": items, **extra}
-
-
-def non_empty_map(values: Schema, *, names: str | None = NAME_PATTERN, **extra: Any) -> Schema:
-    schema: Schema = {"type": "object", "minProperties": 1, "additionalProperties": values}
-    if names is not None:
-        schema["propertyNames"] = {"pattern": names}
-    schema.update(extra)
-    return schema
-
-
-STRING: Schema = {"type": "string"}
-NON_EMPTY_STRING: Schema = {"type": "string", "minLength": 1}
-URI: Schema = {"type": "string", "format": "uri"}
-BOOLEAN: Schema = {"type": "boolean"}
-OBJECT: Schema = {"type": "object"}
-SCOPE: Schema = {
-    "type": "array",
-    "minItems": 1,
-    "uniqueItems": True,
-    "items": {"enum": list(REVISIONS)},
-}
 
 
 def reference() -> Schema:
@@ -95,31 +67,6 @@ def reference_or(inline: Schema) -> Schema:
     }
 
 
-def by_type(variants: dict[str, Schema], **extra: Any) -> Schema:
-    """A ``type``-discriminated union, as if/then pairs so a failure names one variant."""
-    return {
-        "type": "object",
-        "required": ["type"],
-        "properties": {"type": {"enum": list(variants)}},
-        "allOf": [
-            {"if": {"properties": {"type": {"const": name}}, "required": ["type"]}, "then": variant}
-            for name, variant in variants.items()
-        ],
-        **extra,
-    }
-
-
-ICON = closed(
-    {
-        "src": URI,
-        "mimeType": STRING,
-        "sizes": {"type": "array", "items": STRING},
-        "theme": {"enum": ["light", "dark"]},
-    },
-    ("src",),
-)
-ICONS = non_empty_array(ICON)
-
 SECURITY_REQUIREMENTS: Schema = {
     "type": "array",
     "items": {
@@ -129,10 +76,37 @@ SECURITY_REQUIREMENTS: Schema = {
     },
 }
 
+
+def _capability(members: dict[str, Schema]) -> Schema:
+    """A client capability: an object whose known members have MCP's types. Which members
+    each protocol version defines (and so which unknown ones are errors) is the
+    client-requirements rules' to say."""
+    return {"type": "object", "properties": members}
+
+
 CLIENT_REQUIREMENTS: Schema = {
     "type": "object",
     "minProperties": 1,
-    "properties": {"protocolVersions": {}},  # refused once, by the allOf below
+    "properties": {
+        "protocolVersions": {},  # refused once, by the allOf below
+        "roots": _capability({"listChanged": BOOLEAN}),
+        "sampling": _capability({"context": OBJECT, "tools": OBJECT}),
+        "elicitation": _capability({"form": OBJECT, "url": OBJECT}),
+        "tasks": _capability(
+            {
+                "list": OBJECT,
+                "cancel": OBJECT,
+                "requests": _capability(
+                    {
+                        "sampling": _capability({"createMessage": OBJECT}),
+                        "elicitation": _capability({"create": OBJECT}),
+                    }
+                ),
+            }
+        ),
+        "experimental": {"type": "object", "additionalProperties": OBJECT},
+        "extensions": non_empty_map(OBJECT, names=EXTENSION_ID_PATTERN),
+    },
     "patternProperties": EXTENSIONS,
     "additionalProperties": OBJECT,
     "allOf": [
@@ -216,141 +190,52 @@ def _elicitation() -> Schema:
 
 ELICITATIONS = non_empty_array(_elicitation(), **{"x-requirement": "req-elicitations-non-empty"})
 
-TOOL_ANNOTATIONS: Schema = {
-    "type": "object",
-    "properties": {
-        "title": STRING,
-        "readOnlyHint": BOOLEAN,
-        "destructiveHint": BOOLEAN,
-        "idempotentHint": BOOLEAN,
-        "openWorldHint": BOOLEAN,
-    },
-}
-
-RESOURCE_ANNOTATIONS: Schema = {
-    "type": "object",
-    "properties": {
-        "audience": {"type": "array", "items": {"enum": ["user", "assistant"]}},
-        "priority": {"type": "number", "minimum": 0, "maximum": 1},
-        "lastModified": STRING,
-    },
-}
-
-INPUT_SCHEMA = reference_or(
-    {"type": "object", "required": ["type"], "properties": {"type": {"const": "object"}}},
-)
+INPUT_SCHEMA = reference_or(OBJECT_ROOT_SCHEMA)
 OUTPUT_SCHEMA = reference_or({"type": ["object", "boolean"]})
 
-TOOL_EXAMPLE = closed({"input": OBJECT, "result": OBJECT}, ("input", "result"))
-RESOURCE_EXAMPLE = closed({"result": OBJECT}, ("result",))
-TEMPLATE_EXAMPLE = closed({"uri": URI, "result": OBJECT}, ("uri", "result"))
+TOOL_EXAMPLE = closed({"input": OBJECT, "result": native.TOOL_RESULT}, ("input", "result"))
+RESOURCE_EXAMPLE = closed({"result": native.READ_RESULT}, ("result",))
+TEMPLATE_EXAMPLE = closed({"uri": URI, "result": native.READ_RESULT}, ("uri", "result"))
 PROMPT_EXAMPLE = closed(
-    {"arguments": {"type": "object", "additionalProperties": STRING}, "result": OBJECT}, ("result",)
+    {"arguments": {"type": "object", "additionalProperties": STRING}, "result": native.PROMPT_RESULT}, ("result",)
 )
 
 
-def _mode(mode: str, then: Schema) -> Schema:
-    return {"if": {"properties": {"mode": {"const": mode}}, "required": ["mode"]}, "then": then}
-
-
-# Steps show what the server asks of the client and the answer (native MCP shapes, so no
-# x-* inside request and response; the step wrapper itself allows x-*).
-_STEP_COMMON = {"type": STRING, "request": OBJECT, "response": OBJECT}
+# Steps show what the server asks of the client and the answer, in MCP's own shapes; the
+# step wrapper itself allows x-*.
+_STEP_COMMON = {"type": STRING}
 STEP = by_type(
     {
         "elicitation": closed(
             {
                 **_STEP_COMMON,
-                "declaration": STRING,
-                "request": {
-                    "type": "object",
-                    "required": ["mode", "message"],
-                    "properties": {"mode": {"enum": ["form", "url"]}, "message": NON_EMPTY_STRING},
-                    "allOf": [
-                        _mode(
-                            "form",
-                            closed(
-                                {"mode": STRING, "message": STRING, "requestedSchema": OBJECT},
-                                ("requestedSchema",),
-                                extensions=False,
-                            ),
-                        ),
-                        _mode(
-                            "url",
-                            closed(
-                                {"mode": STRING, "message": STRING, "url": URI, "elicitationId": STRING},
-                                ("url",),
-                                extensions=False,
-                            ),
-                        ),
-                    ],
-                },
-                "response": closed(
-                    {"action": {"enum": ["accept", "decline", "cancel"]}, "content": OBJECT, "_meta": OBJECT},
-                    ("action",),
-                    extensions=False,
-                ),
+                "declaration": {"type": "string", "pattern": NAME_PATTERN},
+                "request": native.ELICITATION_REQUEST,
+                "response": native.ELICITATION_RESPONSE,
             },
             ("request", "response"),
         ),
         "sampling": closed(
-            {
-                **_STEP_COMMON,
-                "request": {
-                    "type": "object",
-                    "required": ["messages", "maxTokens"],
-                    "properties": {
-                        "messages": non_empty_array(
-                            {
-                                "type": "object",
-                                "required": ["role", "content"],
-                                "properties": {"role": {"enum": ["user", "assistant"]}},
-                            }
-                        ),
-                        "maxTokens": {"type": "integer", "minimum": 1},
-                        "includeContext": {"enum": ["none", "thisServer", "allServers"]},
-                        "toolChoice": {
-                            "type": "object",
-                            "properties": {"mode": {"enum": ["auto", "required", "none"]}},
-                        },
-                    },
-                },
-                "response": {
-                    "type": "object",
-                    "required": ["role", "content", "model"],
-                    "properties": {"role": {"const": "assistant"}, "model": STRING},
-                },
-            },
+            {**_STEP_COMMON, "request": native.SAMPLING_REQUEST, "response": native.SAMPLING_RESPONSE},
             ("request", "response"),
         ),
         "roots": closed(
-            {
-                **_STEP_COMMON,
-                "request": closed({}, extensions=False),  # roots/list takes no parameters
-                "response": {
-                    "type": "object",
-                    "required": ["roots"],
-                    "properties": {
-                        "roots": {
-                            "type": "array",
-                            "items": closed({"uri": URI, "name": STRING, "_meta": OBJECT}, ("uri",), extensions=False),
-                        }
-                    },
-                },
-            },
+            {**_STEP_COMMON, "request": native.ROOTS_REQUEST, "response": native.ROOTS_RESPONSE},
             ("request", "response"),
         ),
     }
 )
 INTERACTION_EXAMPLE = closed(
-    {"input": OBJECT, "steps": non_empty_array(STEP), "result": OBJECT},
+    {"input": OBJECT, "steps": non_empty_array(STEP), "result": native.TOOL_RESULT},
     ("input", "steps", "result"),
 )
 COMPLETION_EXAMPLE = closed(
     {
         "argument": closed({"name": STRING, "value": STRING}, ("name", "value")),
-        "context": closed({"arguments": {"type": "object", "minProperties": 1, "additionalProperties": STRING}}),
-        "result": OBJECT,
+        "context": closed(
+            {"arguments": {"type": "object", "minProperties": 1, "additionalProperties": STRING}}, ("arguments",)
+        ),
+        "result": native.COMPLETION_RESULT,
     },
     ("argument", "result"),
 )
@@ -363,7 +248,9 @@ def examples(example: Schema) -> Schema:
 def _primitive_common() -> dict[str, Schema]:
     return {
         "protocolVersions": SCOPE,
-        "name": NON_EMPTY_STRING,
+        # Only a tool's name is non-empty in MCP (and in the spec); an empty name of another
+        # primitive is allowed, with a warning of ours (rules/authoring.py).
+        "name": STRING,
         "title": STRING,
         "description": STRING,
         "icons": ICONS,
@@ -379,6 +266,7 @@ def _primitive_common() -> dict[str, Schema]:
 TOOL = closed(
     {
         **_primitive_common(),
+        "name": NON_EMPTY_STRING,
         "inputSchema": INPUT_SCHEMA,
         "outputSchema": OUTPUT_SCHEMA,
         "annotations": TOOL_ANNOTATIONS,
@@ -404,7 +292,7 @@ RESOURCE = closed(
 RESOURCE_TEMPLATE = closed(
     {
         **_primitive_common(),
-        "uriTemplate": NON_EMPTY_STRING,
+        "uriTemplate": STRING,
         "mimeType": STRING,
         "annotations": RESOURCE_ANNOTATIONS,
         "examples": examples(TEMPLATE_EXAMPLE),
@@ -418,7 +306,7 @@ PROMPT = closed(
         **_primitive_common(),
         "arguments": non_empty_array(
             closed(
-                {"name": NON_EMPTY_STRING, "title": STRING, "description": STRING, "required": BOOLEAN},
+                {"name": STRING, "title": STRING, "description": STRING, "required": BOOLEAN},
                 ("name",),
             )
         ),
@@ -436,7 +324,7 @@ TRANSPORT = by_type(
         "stdio": closed(
             {
                 **_TRANSPORT_COMMON,
-                "command": NON_EMPTY_STRING,
+                "command": STRING,
                 "args": {"type": "array", "items": STRING},
                 "env": {"type": "object", "additionalProperties": STRING},
             },
@@ -459,9 +347,9 @@ def _oauth_flow(*urls: str) -> Schema:
 _SCHEME_COMMON = {"type": STRING, "description": STRING}
 SECURITY_SCHEME = by_type(
     {
-        "http": closed({**_SCHEME_COMMON, "scheme": NON_EMPTY_STRING, "bearerFormat": STRING}, ("scheme",)),
+        "http": closed({**_SCHEME_COMMON, "scheme": STRING, "bearerFormat": STRING}, ("scheme",)),
         "apiKey": closed(
-            {**_SCHEME_COMMON, "name": NON_EMPTY_STRING, "in": {"enum": ["header", "query", "cookie"]}},
+            {**_SCHEME_COMMON, "name": STRING, "in": {"enum": ["header", "query", "cookie"]}},
             ("name", "in"),
         ),
         "oauth2": closed(
@@ -496,17 +384,14 @@ CAPABILITIES = closed(
         "prompts": _LIST_CHANGED,
         "completions": OBJECT,
         "logging": OBJECT,
-        "tasks": {
-            "type": "object",
-            "properties": {
+        "tasks": closed(
+            {
                 "list": OBJECT,
                 "cancel": OBJECT,
-                "requests": {
-                    "type": "object",
-                    "properties": {"tools": {"type": "object", "properties": {"call": OBJECT}}},
-                },
+                "requests": closed({"tools": closed({"call": OBJECT}, extensions=False)}, extensions=False),
             },
-        },
+            extensions=False,
+        ),
         "extensions": non_empty_map(OBJECT, names=EXTENSION_ID_PATTERN),
         "experimental": OBJECT,
     }
@@ -522,7 +407,7 @@ INFO = closed(
         "icons": ICONS,
         "websiteUrl": URI,
         "contact": closed({"name": STRING, "url": URI, "email": {"type": "string", "format": "email"}}),
-        "license": closed({"name": NON_EMPTY_STRING, "url": URI}, ("name",)),
+        "license": closed({"name": STRING, "url": URI}, ("name",)),
     },
     ("name", "version"),
 )
@@ -550,7 +435,9 @@ def document_schema(spec: Specification) -> Schema:
         "title": f"MCP Description {spec.name} (structural schema of mcpdesc-docs)",
         **closed(
             {
-                "$schema": URI,
+                # A string (digest 1); which schema it names, and an empty one, are for
+                # detection to warn about (spec/versions.py: unknown-schema-identity).
+                "$schema": STRING,
                 "mcpdesc": {"const": spec.mcpdesc},
                 "info": INFO,
                 "protocolVersions": SCOPE,

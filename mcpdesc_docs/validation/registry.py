@@ -31,17 +31,22 @@ class Finding:
     message: str
     path: str
     requirement: str | None = None
+    hint: str | None = None
 
     @classmethod
-    def error(cls, code: str, message: str, path: str, requirement: str | None = None) -> Finding:
-        return cls(Severity.ERROR, code, message, path, requirement)
+    def error(
+        cls, code: str, message: str, path: str, requirement: str | None = None, *, hint: str | None = None
+    ) -> Finding:
+        return cls(Severity.ERROR, code, message, path, requirement, hint)
 
     @classmethod
-    def warning(cls, code: str, message: str, path: str, requirement: str | None = None) -> Finding:
-        return cls(Severity.WARNING, code, message, path, requirement)
+    def warning(
+        cls, code: str, message: str, path: str, requirement: str | None = None, *, hint: str | None = None
+    ) -> Finding:
+        return cls(Severity.WARNING, code, message, path, requirement, hint)
 
     def stamped(self, rule_id: str) -> Diagnostic:
-        return Diagnostic(self.severity, rule_id, self.code, self.message, self.path, self.requirement)
+        return Diagnostic(self.severity, rule_id, self.code, self.message, self.path, self.requirement, hint=self.hint)
 
 
 Check: TypeAlias = "Callable[[Document], Iterable[Finding]]"
@@ -125,6 +130,7 @@ def load_rules() -> dict[str, Rule]:
     # Importing the modules registers their rules.
     from .rules import (  # noqa: F401
         applicability,
+        authoring,
         client_requirements,
         components,
         elicitation,

@@ -22,8 +22,9 @@ from ..spec.versions import SPEC_0_7_0, VERSION_RULE, Specification
 from .compiled_schema import structure_is_valid
 from .locations import MEMBERS_RULE, object_kind
 from .registry import MAX_FINDINGS, too_many_findings
-from .rule_ids import COMPONENT_REFERENCES, INPUT_SCHEMA_MEMBERS, PROTOCOL_SCOPE_CONSISTENCY
-from .schema_keywords import extend_dialect, unique_items
+from .rule_ids import COMPONENT_REFERENCES, EXTENSION_PLACEMENT, INPUT_SCHEMA_MEMBERS, PROTOCOL_SCOPE_CONSISTENCY
+from .schema_keywords import extend_dialect, pattern, unique_items
+from .suggest import did_you_mean
 
 # The rule ids a schema failure is reported under besides the members rules (locations.py).
 _SUPPORTED_VERSIONS = "mcpdesc.protocol-versions.supported"
@@ -36,6 +37,7 @@ STRUCTURAL_RULES: frozenset[str] = frozenset(
     {
         *MEMBERS_RULE.values(),
         COMPONENT_REFERENCES,
+        EXTENSION_PLACEMENT,
         PROTOCOL_SCOPE_CONSISTENCY,
         _SUPPORTED_VERSIONS,
         _NON_EMPTY,
@@ -49,8 +51,11 @@ STRUCTURAL_RULES: frozenset[str] = frozenset(
 
 
 # jsonschema's uniqueItems compares objects pairwise: 4,000 of them in protocolVersions
-# took 17 s. Every other keyword is jsonschema's (our schema's patterns are our own).
-_Structural = extend_dialect(Draft202012Validator, {"uniqueItems": unique_items})
+# took 17 s. Our schema's patterns are written as ECMA-262 reads them, where `$` is the
+# end of the text; Python's re also lets it match before a final newline, so that
+# `name: "tool\n"` would pass `^[A-Za-z0-9._-]+$`. RE2 (which examples' patterns run on
+# already) reads `$` as ECMA-262 does. Every other keyword is jsonschema's.
+_Structural = extend_dialect(Draft202012Validator, {"uniqueItems": unique_items, "pattern": pattern})
 
 
 @cache
@@ -112,9 +117,34 @@ def _choices(values: list[object]) -> str:
     return shown + (", ..." if len(values) > 8 else "")
 
 
+_EXAMPLE_NOUNS = {
+    "examples": "example",
+    "interactionExamples": "interaction example",
+    "completionExamples": "completion example",
+}
+
+
+def _example_label(parts: list[str | int], instance: object) -> str:
+    """``text content block in example 'basic'``, ``'context' of completion example 'bad'``:
+    where inside an example a failure sits, in the words of MCP's objects."""
+    at = max(i for i, part in enumerate(parts[:-1]) if part in _EXAMPLE_NOUNS)
+    example = f"{_EXAMPLE_NOUNS[str(parts[at])]} {parts[at + 1]!r}"
+    inner = [part for part in parts[at + 2 :] if isinstance(part, str)]
+    if not inner:
+        return example
+    kind = instance.get("type") if isinstance(instance, dict) else None
+    if inner[-1] in ("content", "resource") and isinstance(parts[-1], int | str) and isinstance(kind, str):
+        return f"{kind} content block in {example}"
+    if inner[-1] in ("contents", "resource"):
+        return f"resource contents in {example}"
+    return f"{inner[-1]!r} of {example}"
+
+
 def _label(parts: list[str | int], instance: object) -> str:
     """A short human name for the object a failure sits in."""
     kind = object_kind(parts)
+    if kind == "examples" and any(part in _EXAMPLE_NOUNS for part in parts[:-1]):
+        return _example_label(parts, instance)
     if kind == "elicitation" and isinstance(instance, dict) and isinstance(instance.get("name"), str):
         return f"elicitation declaration {instance['name']!r}"
     if kind in BY_NAME and isinstance(instance, dict):
@@ -208,7 +238,20 @@ def _diagnose(err: ValidationError) -> Iterator[Diagnostic]:
         for key in instance:
             if key in declared or any(p.search(key) for p in patterns):
                 continue
-            hint = " (specification extensions start with 'x-')" if "patternProperties" in schema else ""
+            if key.startswith("x-") and rule != COMPONENT_REFERENCES:
+                # A specification extension where the specification allows none: not an
+                # unknown member of the object but an extension out of place (digest 2.19).
+                meta = " (MCP objects carry metadata in _meta)" if "_meta" in declared else ""
+                yield error(
+                    EXTENSION_PLACEMENT,
+                    "extension-not-allowed",
+                    f"{label} does not allow specification extensions such as {key!r}{meta}",
+                    jp.join(path, key),
+                )
+                continue
+            hint = did_you_mean(key, declared) or (
+                " (specification extensions start with 'x-')" if "patternProperties" in schema else ""
+            )
             yield make("unknown-member", f"{label} has unknown member {key!r}{hint}", jp.join(path, key))
     elif keyword in ("minItems", "minProperties"):
         what = f"{parts[-1]!r}" if parts else "the document"

@@ -36,6 +36,8 @@ class ValidationResult:
     """Located and sorted by position."""
     checked: Checked | None = None
     """None when the description could not be read, is no object, or names no supported version."""
+    text: str | None = None
+    """The description's text, when it could be decoded (text reports quote its lines)."""
 
     @property
     def source(self) -> Source | None:
@@ -110,7 +112,9 @@ def validate_source(
     """Validate loaded data; warnings of the rules ``suppress`` names (see :func:`suppresses`) are left out."""
     too_many = _too_many_primitives(source.data, limits)
     if too_many is not None:
-        return ValidationResult(source.name, detect(source.data).specification, [source.place(too_many)])
+        return ValidationResult(
+            source.name, detect(source.data).specification, [source.place(too_many)], text=source.text
+        )
     check = check_document(source.data)
     silenced = [d for d in check.diagnostics if d.is_error or not any(suppresses(e, d.rule) for e in suppress)]
     placed = sorted((source.place(d) for d in silenced), key=Diagnostic.sort_key)
@@ -119,7 +123,7 @@ def validate_source(
         if check.specification is not None and check.document is not None
         else None
     )
-    return ValidationResult(source.name, check.specification, placed, checked)
+    return ValidationResult(source.name, check.specification, placed, checked, source.text)
 
 
 def validate_file(
@@ -131,7 +135,7 @@ def validate_file(
         source = read_source(path, limits=limits, name=display)
     except DescriptionError as exc:
         # Loading stops at its first problem, always an error: there is nothing to suppress.
-        return ValidationResult(display, None, sorted(exc.diagnostics, key=Diagnostic.sort_key))
+        return ValidationResult(display, None, sorted(exc.diagnostics, key=Diagnostic.sort_key), text=exc.text)
     return validate_source(source, limits, suppress=suppress)
 
 

@@ -10,6 +10,7 @@ from ...source import pointer as jp
 from ...spec.revisions import describe
 from ..document import Document, Primitive, as_object
 from ..registry import Finding, rule
+from ..suggest import did_you_mean
 
 KNOWN = ("roots", "sampling", "elicitation", "tasks", "extensions", "experimental")
 DEFINED: dict[str, frozenset[str]] = {
@@ -39,12 +40,13 @@ def _requirements(document: Document) -> Iterator[tuple[Primitive, str, Mapping[
             yield primitive, jp.join(primitive.pointer, "clientRequirements"), value
 
 
-def _unknown_members(value: Any, tree: dict[str, Any], at: str) -> Iterator[str]:
+def _unknown_members(value: Any, tree: dict[str, Any], at: str) -> Iterator[tuple[str, str]]:
+    """(pointer, did-you-mean hint) of each member the tree of known ones lacks."""
     if not isinstance(value, Mapping):
         return
     for key, item in value.items():
         if key not in tree:
-            yield jp.join(at, key)
+            yield jp.join(at, key), did_you_mean(key, tree)
         elif tree[key] is not None:
             yield from _unknown_members(item, tree[key], jp.join(at, key))
 
@@ -73,15 +75,19 @@ def requirement_versions(document: Document) -> Iterator[Finding]:
                     yield Finding.error(
                         code,
                         f"{primitive.label}: 'roots.{key}' is not a member of the roots capability"
-                        + (" (it must be empty in 2026-07-28)" if "2026-07-28" in primitive.scope else ""),
+                        + (
+                            " (it must be empty in 2026-07-28)"
+                            if "2026-07-28" in primitive.scope
+                            else did_you_mean(key, ("listChanged",))
+                        ),
                         jp.join(at, name, key),
                     )
             elif name in _NESTED and any(r >= _CLOSED_FROM for r in primitive.scope):
-                for pointer in _unknown_members(value, _NESTED[name], jp.join(at, name)):
+                for pointer, hint in _unknown_members(value, _NESTED[name], jp.join(at, name)):
                     yield Finding.error(
                         code,
                         f"{primitive.label}: {pointer.removeprefix(at + '/')!r} is not a member of the "
-                        f"{name} client capability",
+                        f"{name} client capability{hint}",
                         pointer,
                     )
 

@@ -16,6 +16,7 @@ from ...source import pointer as jp
 from ..document import Document, Elicitation, Resolved, as_object
 from ..registry import Finding, rule
 from ..rule_ids import FORM_SCHEMA_MEMBERS
+from ..suggest import did_you_mean
 
 FIRST_FORM_REVISION = "2025-06-18"
 """2025-06-18 introduced elicitation (form mode only, with the narrower vocabulary)."""
@@ -162,7 +163,8 @@ def _check_root(form: _FormSchema) -> Iterator[Finding]:
                 form,
                 jp.join(form.pointer, keyword),
                 "elicitation-form-schema-keyword",
-                f"keyword {keyword!r} is not allowed at the root (only {', '.join(_ROOT_KEYWORDS)})",
+                f"keyword {keyword!r} is not allowed at the root (only {', '.join(_ROOT_KEYWORDS)})"
+                + did_you_mean(keyword, _ROOT_KEYWORDS),
             )
     if "$schema" in schema and not isinstance(schema["$schema"], str):
         yield _members_problem(
@@ -210,7 +212,7 @@ def _check_property(form: _FormSchema, name: str, prop: dict[str, Any], at: str)
                 form,
                 jp.join(at, keyword),
                 "elicitation-form-schema-keyword",
-                f"keyword {keyword!r} is not allowed in {variant} property {name!r}",
+                f"keyword {keyword!r} is not allowed in {variant} property {name!r}" + did_you_mean(keyword, allowed),
             )
 
     def bad(keyword: str, expectation: str) -> Finding:

@@ -14,9 +14,10 @@ from ..document import Document, Primitive, as_list, as_object
 from ..registry import Finding, rule
 from .results import example_results
 
+# Matched with fullmatch: a `$` would also match before a trailing newline in Python's re.
 KEY = re.compile(
-    r"^(?:(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)(?:\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?"
-    r"(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"
+    r"(?:(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)(?:\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?"
+    r"(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?"
 )
 META_FLOOR = "2025-06-18"
 """Reserved keys are checked for this protocol version and later only (legacy: structure only)."""
@@ -139,7 +140,7 @@ def _checked_revisions(site: MetaSite) -> list[str]:
 def key_grammar(document: Document) -> Iterator[Finding]:
     for site in meta_sites(document):
         for key in site.value:
-            if not KEY.match(key):
+            if not KEY.fullmatch(key):
                 yield Finding.error(
                     "meta-key-invalid",
                     f"{site.label}: {key!r} is not a valid _meta key (an optional 'label.label/' prefix, then "

@@ -42,35 +42,6 @@ def read_result_completed(document: Document) -> Iterator[Finding]:
             "resource-example-json-rpc-envelope",
             "incomplete-resource-example-result",
         )
-        ttl = result.get("ttlMs")
-        if "ttlMs" in result and (isinstance(ttl, bool) or not isinstance(ttl, int | float) or ttl < 0):
-            yield Finding.error(
-                "resource-example-cache-fields-invalid",
-                f"{example.label}: ttlMs must be a number of milliseconds, 0 or more",
-                jp.join(at, "ttlMs"),
-            )
-        if "cacheScope" in result and result["cacheScope"] not in ("public", "private"):
-            yield Finding.error(
-                "resource-example-cache-fields-invalid",
-                f"{example.label}: cacheScope must be 'public' or 'private'",
-                jp.join(at, "cacheScope"),
-            )
-        contents = result.get("contents")
-        if not isinstance(contents, list) or not contents:
-            yield Finding.error(
-                "resource-example-contents-missing",
-                f"{example.label}: a completed read result has a non-empty 'contents' array",
-                jp.join(at, "contents") if "contents" in result else at,
-            )
-            continue
-        for index, raw in enumerate(contents):
-            entry = as_object(raw)
-            if not isinstance(entry.get("uri"), str) or ("text" in entry) == ("blob" in entry):
-                yield Finding.error(
-                    "resource-example-contents-invalid",
-                    f"{example.label}: each contents entry has a 'uri' and exactly one of 'text' or 'blob'",
-                    jp.join(at, "contents", index),
-                )
 
 
 @rule("mcp.resource-example.protocol-shape")
@@ -151,6 +122,7 @@ def read_contents(document: Document) -> Iterator[Finding]:
                 describes_declaration
                 and isinstance(declared_mime, str)
                 and isinstance(entry_mime, str)
+                and entry_mime  # an empty one is an error of the structural check
                 and entry_mime != declared_mime
             ):
                 yield Finding.warning(
@@ -255,22 +227,6 @@ def prompt_example_result(document: Document) -> Iterator[Finding]:
         yield from completed(
             result, at, example.label, "prompt-example-json-rpc-envelope", "incomplete-prompt-example-result"
         )
-        messages = result.get("messages")
-        if not isinstance(messages, list):
-            yield Finding.error(
-                "prompt-example-messages-missing",
-                f"{example.label}: a prompt result has a 'messages' array",
-                jp.join(at, "messages") if "messages" in result else at,
-            )
-            continue
-        for index, raw in enumerate(messages):
-            message = as_object(raw)
-            if message.get("role") not in ("user", "assistant") or not isinstance(message.get("content"), Mapping):
-                yield Finding.error(
-                    "prompt-example-message-invalid",
-                    f"{example.label}: each message has a role (user or assistant) and one content block",
-                    jp.join(at, "messages", index),
-                )
 
 
 @rule("mcp.prompt-example.protocol-shape")
@@ -379,10 +335,3 @@ def completion_versions(document: Document) -> Iterator[Finding]:
             "completion-example-json-rpc-envelope",
             "incomplete-completion-example-result",
         )
-        values = as_object(result.get("completion")).get("values")
-        if not (isinstance(values, list) and len(values) <= 100 and all(isinstance(v, str) for v in values)):
-            yield Finding.error(
-                "completion-example-values-invalid",
-                f"{example.label}: completion.values must be an array of at most 100 strings",
-                jp.join(at, "completion"),
-            )

@@ -15,7 +15,8 @@ from ..registry import Finding, rule
 DIALECT_FLOOR = "2025-11-25"
 """Tool schemas have a dialect (default 2020-12) from this protocol version on."""
 HEADER_REVISION = "2026-07-28"
-_HEADER_TOKEN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
+# Matched with fullmatch: a `$` would also match before a trailing newline in Python's re.
+_HEADER_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _HEADER_TYPES = ("string", "integer", "boolean")
 
 
@@ -170,7 +171,7 @@ def mcp_header(document: Document) -> Iterator[Finding]:
                     f"{tool.label}: x-mcp-header is allowed only on string, integer or boolean properties",
                     where,
                 )
-            if not isinstance(value, str) or not _HEADER_TOKEN.match(value):
+            if not isinstance(value, str) or not _HEADER_TOKEN.fullmatch(value):
                 yield Finding.error(
                     "invalid-x-mcp-header",
                     f"{tool.label}: x-mcp-header {value!r} is not an HTTP field name (a non-empty token)",

@@ -8,6 +8,9 @@
     var theme = localStorage.getItem("mcpdesc-theme");
     if (theme === "light" || theme === "dark") html.dataset.theme = theme;
     var version = localStorage.getItem("mcpdesc-protocol-version");
-    if (version) html.dataset.versionView = version;
+    // Only a version this site offers a view of (another site on the same origin may have
+    // remembered one of its own; a site with one version has no view at all).
+    var offered = (html.getAttribute("data-versions") || "").split(" ");
+    if (version && offered.indexOf(version) !== -1) html.dataset.versionView = version;
   } catch (e) { /* storage unavailable: defaults apply */ }
 })();

@@ -13,22 +13,37 @@
 
   document.querySelectorAll("[data-js-only]").forEach(function (element) { element.hidden = false; });
 
-  // Copy buttons beside commands, endpoints and URL-mode URLs. The text is read from the
-  // element when clicked; it is never put into an attribute.
-  document.querySelectorAll("[data-copy]").forEach(function (element) {
-    if (!navigator.clipboard) return;
+  // Copy buttons (button[data-copy]): beside endpoints and URL-mode URLs marked
+  // [data-copy], and in the corner of every code block. The text is read from the element
+  // when clicked; it is never put into an attribute.
+  function copyButton(source, label) {
     var button = document.createElement("button");
     button.type = "button";
     button.className = "copy-button";
+    button.setAttribute("data-copy", "");
     button.textContent = "Copy";
+    if (label) button.setAttribute("aria-label", "Copy " + label);
     button.addEventListener("click", function () {
-      navigator.clipboard.writeText(element.textContent || "").then(function () {
+      navigator.clipboard.writeText(source.textContent || "").then(function () {
         button.textContent = "Copied";
         setTimeout(function () { button.textContent = "Copy"; }, 1500);
       });
     });
-    element.insertAdjacentElement("afterend", button);
-  });
+    return button;
+  }
+  if (navigator.clipboard) {
+    document.querySelectorAll("[data-copy]:not(button)").forEach(function (element) {
+      if (element.closest("pre")) return; // its block gets the corner button below
+      element.insertAdjacentElement("afterend", copyButton(element, ""));
+    });
+    document.querySelectorAll("main pre").forEach(function (pre) {
+      var wrapper = document.createElement("div");
+      wrapper.className = "code-block";
+      pre.parentNode.insertBefore(wrapper, pre);
+      wrapper.appendChild(pre);
+      wrapper.appendChild(copyButton(pre.querySelector("code") || pre, pre.getAttribute("aria-label") || "code"));
+    });
+  }
 
   // Theme: the system preference until the reader chooses, then remembered.
   var toggle = document.querySelector("[data-theme-toggle]");
@@ -94,6 +109,60 @@
     applyVersion(store.get("mcpdesc-protocol-version") || "");
   }
 
+  // The preview of an elicitation form never submits (method="dialog" outside a dialog
+  // already makes it a no-op); Enter in one of its fields does nothing either.
+  document.querySelectorAll("[data-form-preview]").forEach(function (form) {
+    form.addEventListener("submit", function (event) { event.preventDefault(); });
+  });
+
+  // On this page: folded on screens too narrow for it to stand beside the page, where it
+  // would push the page down; open (and not foldable) beside it on wide ones.
+  var tocFold = document.querySelector("[data-toc] details");
+  if (tocFold && matchMedia("(max-width: 1199px)").matches) tocFold.open = false;
+  var tocWide = matchMedia("(min-width: 1200px)");
+  function keepTocOpen() { if (tocFold && tocWide.matches) tocFold.open = true; }
+  if (tocWide.addEventListener) tocWide.addEventListener("change", keepTocOpen);
+
+  // The section being read is marked in the table of contents.
+  var tocLinks = Array.prototype.slice.call(document.querySelectorAll("[data-toc] a[href^='#']"));
+  if (tocLinks.length && window.IntersectionObserver) {
+    var byId = {};
+    tocLinks.forEach(function (link) { byId[decodeURIComponent(link.getAttribute("href").slice(1))] = link; });
+    var visible = {};
+    var observer = new IntersectionObserver(function (changes) {
+      changes.forEach(function (change) { visible[change.target.id] = change.isIntersecting; });
+      var current = null;
+      // The last entry (in page order, so the innermost) whose element crosses the top of
+      // the screen: a section holds its cards, which come after it in the list.
+      for (var i = 0; i < tocLinks.length; i++) {
+        var id = decodeURIComponent(tocLinks[i].getAttribute("href").slice(1));
+        if (visible[id]) current = tocLinks[i];
+      }
+      tocLinks.forEach(function (link) {
+        if (link === current) link.setAttribute("aria-current", "location"); else link.removeAttribute("aria-current");
+      });
+    }, { rootMargin: "0px 0px -60% 0px" });
+    Object.keys(byId).forEach(function (id) {
+      var target = document.getElementById(id);
+      if (target) observer.observe(target);
+    });
+  }
+
+  // A link to a row folded away in a schema (or anything else in a closed <details>)
+  // unfolds what holds it, so the reader lands on it.
+  function revealTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    if (!target) return;
+    var hidden = false;
+    for (var node = target.parentElement; node; node = node.parentElement) {
+      if (node.tagName === "DETAILS" && !node.open) { node.open = true; hidden = true; }
+    }
+    if (hidden) target.scrollIntoView();
+  }
+  window.addEventListener("hashchange", revealTarget);
+  revealTarget();
+
   // Narrow screens: the sidebar becomes a menu.
   var navToggle = document.querySelector("[data-nav-toggle]");
   if (navToggle) {
@@ -104,59 +173,162 @@
     });
   }
 
-  // Search over the index written at build time, loaded on first use with a script
-  // element (fetch is refused on file://).
+  // Search: MiniSearch (vendored under assets/vendor/) over the entries written at build
+  // time, both loaded on first use with script elements (fetch is refused on file://).
+  // Prefix and fuzzy matching, names ranked first, matches marked.
   var input = document.querySelector("[data-search]");
   var results = document.querySelector("[data-search-results]");
   var index = null;
+  var engine = null;
   var loading = false;
   var active = -1;
+  var MARKS_KEY = "mcpdesc-search-marks";
 
-  function loadIndex(then) {
-    if (index) { then(); return; }
-    if (window.MCPDESC_SEARCH_INDEX) { index = window.MCPDESC_SEARCH_INDEX; then(); return; }
-    if (loading) return;
-    loading = true;
+  function loadScript(src, then) {
     var script = document.createElement("script");
-    script.src = root + "search-index.js";
-    script.onload = function () { index = window.MCPDESC_SEARCH_INDEX || []; then(); };
+    script.src = src;
+    script.onload = then;
     document.head.appendChild(script);
   }
 
-  function score(entry, terms) {
-    var names = entry.names.toLowerCase();
-    var title = entry.title.toLowerCase();
-    var haystack = names + " " + title + " " + entry.kind.toLowerCase() + " " + entry.text.toLowerCase();
-    var total = 0;
-    for (var i = 0; i < terms.length; i++) {
-      var term = terms[i];
-      if (haystack.indexOf(term) === -1) return 0;
-      if ((" " + names + " ").indexOf(" " + term + " ") !== -1) total += 8;
-      else if (names.indexOf(term) !== -1) total += 5;
-      else if (title.indexOf(term) !== -1) total += 3;
-      else total += 1;
-    }
-    if (entry.kind.indexOf(" of ") === -1) total += 1; // pages before their parts
-    return total;
+  // Identifiers are searched by their parts too: "assignIssue" is found by "issue"
+  // (MiniSearch's own tokenizer already splits at "_", "-", "." and "/").
+  function tokenize(text) {
+    var tokens = MiniSearch.getDefault("tokenize")(text);
+    var parts = [];
+    tokens.forEach(function (token) {
+      var split = token.replace(/([a-z0-9])([A-Z])/g, "$1 $2").split(" ");
+      if (split.length > 1) parts.push.apply(parts, split);
+    });
+    return tokens.concat(parts);
+  }
+
+  function buildEngine() {
+    index = window.MCPDESC_SEARCH_INDEX || [];
+    engine = new MiniSearch({
+      fields: ["names", "title", "text", "kind"],
+      idField: "id",
+      extractField: function (entry, field) { return field === "id" ? entry.position : entry[field]; },
+      tokenize: tokenize,
+      searchOptions: {
+        prefix: true,
+        fuzzy: function (term) { return term.length > 3 ? 0.2 : false; },
+        boost: { names: 6, title: 3, text: 1, kind: 0.5 },
+        combineWith: "AND"
+      }
+    });
+    index.forEach(function (entry, position) { entry.position = position; });
+    engine.addAll(index);
+  }
+
+  function loadIndex(then) {
+    if (engine) { then(); return; }
+    if (loading) return;
+    loading = true;
+    var ready = function () { buildEngine(); then(); };
+    var withIndex = function () {
+      if (window.MCPDESC_SEARCH_INDEX) ready(); else loadScript(root + "search-index.js", ready);
+    };
+    if (window.MiniSearch) withIndex(); else loadScript(root + "assets/vendor/minisearch/minisearch.js", withIndex);
+  }
+
+  // Text with the matched words wrapped in <mark>, built as nodes (the text is never HTML).
+  function pattern(terms) {
+    var escaped = terms.filter(function (t) { return t.length > 1; }).map(function (t) {
+      return t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    });
+    escaped.sort(function (a, b) { return b.length - a.length; });
+    return escaped.length ? new RegExp("(" + escaped.join("|") + ")", "gi") : null;
+  }
+  function appendMarked(parent, text, regex) {
+    if (!regex) { parent.appendChild(document.createTextNode(text)); return 0; }
+    var count = 0;
+    var last = 0;
+    text.replace(regex, function (match, group, offset) {
+      parent.appendChild(document.createTextNode(text.slice(last, offset)));
+      var mark = document.createElement("mark");
+      mark.textContent = match;
+      parent.appendChild(mark);
+      last = offset + match.length;
+      count += 1;
+      return match;
+    });
+    parent.appendChild(document.createTextNode(text.slice(last)));
+    return count;
+  }
+
+  // The words a followed result matched are marked on the page it leads to, inside the
+  // element its anchor names (a parameter row, a card), as Material does.
+  function rememberMarks(result) {
+    try {
+      var saved = { url: index[result.id].url, terms: result.terms.concat(result.queryTerms) };
+      sessionStorage.setItem(MARKS_KEY, JSON.stringify(saved));
+    } catch (e) { /* storage unavailable: no marks */ }
+  }
+  function applyMarks() {
+    var saved = null;
+    try {
+      saved = JSON.parse(sessionStorage.getItem(MARKS_KEY) || "null");
+      sessionStorage.removeItem(MARKS_KEY);
+    } catch (e) { return; }
+    if (!saved || typeof saved.url !== "string" || !Array.isArray(saved.terms)) return;
+    var parts = saved.url.split("#");
+    var here = location.pathname.replace(/\/index\.html$/, "/");
+    var there = parts[0].replace(/(^|\/)index\.html$/, "$1");
+    if (here.slice(here.length - there.length) !== there) return;
+    var scope = (parts[1] && document.getElementById(decodeURIComponent(parts[1]))) || document.querySelector("main");
+    var regex = pattern(saved.terms.filter(function (t) { return typeof t === "string"; }));
+    if (!scope || !regex) return;
+    var walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT, {
+      acceptNode: function (node) {
+        var parent = node.parentElement;
+        if (!parent || parent.closest("mark, script, style, button, select, option, textarea, .permalink")) return NodeFilter.FILTER_REJECT;
+        regex.lastIndex = 0;
+        return regex.test(node.nodeValue) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT;
+      }
+    });
+    var nodes = [];
+    while (walker.nextNode() && nodes.length < 200) nodes.push(walker.currentNode);
+    nodes.forEach(function (node) {
+      var fragment = document.createDocumentFragment();
+      regex.lastIndex = 0;
+      appendMarked(fragment, node.nodeValue, regex);
+      node.parentNode.replaceChild(fragment, node);
+    });
+  }
+  applyMarks();
+  window.addEventListener("hashchange", applyMarks);
+
+  function search(query) {
+    var view = html.dataset.versionView || "";
+    var found = engine.search(query, {
+      // Under a protocol-version view, what that version does not offer is not found.
+      filter: function (result) {
+        var entry = index[result.id];
+        return !(view && entry.versions && entry.versions.split(" ").indexOf(view) === -1);
+      }
+    });
+    var whole = query.toLowerCase();
+    found.forEach(function (result) {
+      var entry = index[result.id];
+      // A name that is the query itself comes first; a page before its parts.
+      if ((" " + entry.names.toLowerCase() + " ").indexOf(" " + whole + " ") !== -1) result.score *= 10;
+      if (entry.kind.indexOf(" of ") === -1) result.score *= 1.2;
+    });
+    found.sort(function (a, b) { return b.score - a.score; });
+    return found;
   }
 
   function render() {
-    var query = input.value.trim().toLowerCase();
+    var query = input.value.trim();
     results.textContent = "";
     active = -1;
-    if (!query || !index) { results.hidden = true; return; }
-    var terms = query.split(/\s+/);
+    if (!query || !engine) { results.hidden = true; return; }
     var view = html.dataset.versionView || "";
-    var found = [];
-    index.forEach(function (entry) {
-      // Under a protocol-version view, what that version does not offer is not found.
-      if (view && entry.versions && entry.versions.split(" ").indexOf(view) === -1) return;
-      var s = score(entry, terms);
-      if (s > 0) found.push([s, entry]);
-    });
-    found.sort(function (a, b) { return b[0] - a[0]; });
-    found.slice(0, 20).forEach(function (pair, position) {
-      var entry = pair[1];
+    var found = search(query);
+    found.slice(0, 20).forEach(function (result, position) {
+      var entry = index[result.id];
+      var regex = pattern(result.terms.concat(result.queryTerms));
       var link = document.createElement("a");
       link.href = root + entry.url;
       link.className = "search-result";
@@ -164,7 +336,7 @@
       link.id = "search-result-" + position;
       var title = document.createElement("span");
       title.className = "search-title";
-      title.textContent = entry.title;
+      appendMarked(title, entry.title, regex);
       var kind = document.createElement("span");
       kind.className = "search-kind";
       kind.textContent = entry.kind;
@@ -173,10 +345,10 @@
       if (entry.text) {
         var text = document.createElement("span");
         text.className = "search-text";
-        text.textContent = entry.text;
+        appendMarked(text, entry.text, regex);
         link.appendChild(text);
       }
-      link.addEventListener("click", function () { results.hidden = true; });
+      link.addEventListener("click", function () { results.hidden = true; rememberMarks(result); });
       results.appendChild(link);
     });
     if (!found.length) {
@@ -195,27 +367,55 @@
     links[active].focus();
   }
 
+  // Narrow screens: search is a full-screen layer, opened by a button in the header.
+  var opener = document.querySelector("[data-search-open]");
+  var closer = document.querySelector("[data-search-close]");
+  function overlayOpen() { return html.classList.contains("search-overlay"); }
+  function openOverlay() {
+    html.classList.add("search-overlay");
+    if (opener) opener.setAttribute("aria-expanded", "true");
+    input.focus();
+  }
+  function closeOverlay(refocus) {
+    if (!overlayOpen()) return;
+    html.classList.remove("search-overlay");
+    if (!opener) return;
+    opener.setAttribute("aria-expanded", "false");
+    // Not after following a result: the page is to scroll to the result, not to the header.
+    if (refocus) opener.focus({ preventScroll: true });
+  }
+  function openerShown() { return opener && opener.offsetParent !== null; }
+
   if (input && results) {
+    if (opener) opener.addEventListener("click", openOverlay);
+    if (closer) closer.addEventListener("click", function () { results.hidden = true; closeOverlay(true); });
     input.addEventListener("focus", function () { loadIndex(render); });
     input.addEventListener("input", function () { loadIndex(render); });
     input.addEventListener("keydown", function (event) {
       if (event.key === "ArrowDown") { event.preventDefault(); move(1); }
       else if (event.key === "Enter") {
         var first = results.querySelector("a");
-        if (first) { event.preventDefault(); results.hidden = true; window.location.href = first.href; }
-      } else if (event.key === "Escape") { input.value = ""; render(); input.blur(); }
+        if (first) { event.preventDefault(); first.click(); }
+      } else if (event.key === "Escape") {
+        input.value = ""; render(); input.blur();
+        closeOverlay(true);
+      }
     });
     results.addEventListener("keydown", function (event) {
       if (event.key === "ArrowDown") { event.preventDefault(); move(1); }
       else if (event.key === "ArrowUp") { event.preventDefault(); move(-1); }
       else if (event.key === "Escape") { results.hidden = true; input.focus(); }
     });
+    // A result on the page already shown only moves to an anchor: the layer must go.
+    results.addEventListener("click", function (event) {
+      if (event.target.closest && event.target.closest("a")) closeOverlay(false);
+    });
     document.addEventListener("keydown", function (event) {
       var target = event.target;
       var typing = target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable);
       if (event.key === "/" && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
         event.preventDefault();
-        input.focus();
+        if (openerShown()) openOverlay(); else input.focus();
       }
     });
     document.addEventListener("click", function (event) {

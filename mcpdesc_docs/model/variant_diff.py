@@ -1,0 +1,95 @@
+"""What differs between the variants of one identity (declarations for different protocol
+versions): a page shows each later variant with what changed since the one before, so a
+reader compares two near-identical copies at a glance.
+
+Facts only: each facet compared is named by a key (``words.html`` says it in words), and
+schema rows, arguments, cards and examples are compared by name. The comparison walks each
+variant's rows once (the tables are already bounded by ``schema_tree.MAX_ROWS``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from itertools import pairwise
+
+from .schema_tree import SchemaRow, SchemaTree
+from .site import Change, Variant, VariantChanges
+
+MAX_NAMES = 12
+"""Names listed per kind of change; more are counted (the tables below show them all)."""
+
+
+def _row_key(variant: Variant, row: SchemaRow) -> str:
+    # Anchors carry the variant's prefix ("variant-2-input-x.y"): the rest names the row.
+    prefix = "" if variant.anchor == "declaration" else f"{variant.anchor}-"
+    return row.anchor.removeprefix(prefix)
+
+
+def _row_facts(row: SchemaRow) -> tuple[object, ...]:
+    return (row.types, row.required, row.constraints, row.choices, row.default, row.description, row.flags)
+
+
+def _rows(variant: Variant, tree: SchemaTree | None) -> dict[str, tuple[str, tuple[object, ...]]]:
+    if tree is None:
+        return {}
+    return {_row_key(variant, row): (row.name, _row_facts(row)) for row in tree.rows if row.is_property}
+
+
+def _by_name(
+    before: Mapping[str, tuple[str, object]], after: Mapping[str, tuple[str, object]], facet: str
+) -> Change | None:
+    added = tuple(after[k][0] for k in after if k not in before)
+    removed = tuple(before[k][0] for k in before if k not in after)
+    changed = tuple(after[k][0] for k in after if k in before and before[k][1] != after[k][1])
+    if not (added or removed or changed):
+        return None
+    return Change(facet, added[:MAX_NAMES], removed[:MAX_NAMES], changed[:MAX_NAMES])
+
+
+def _named(items: Iterable[tuple[str, object]]) -> dict[str, tuple[str, object]]:
+    return {name: (name, facts) for name, facts in items}
+
+
+def compare_variants(before: Variant, after: Variant) -> VariantChanges:
+    """What ``after`` changes from ``before``, facet by facet, in page order."""
+    changes: list[Change | None] = []
+    for facet, old, new in (
+        ("title", before.title, after.title),
+        ("description", before.description, after.description),
+        ("hints", before.hints, after.hints),
+        ("uri", (before.uri, before.uri_template, before.mime_type), (after.uri, after.uri_template, after.mime_type)),
+        ("icons", before.icons, after.icons),
+        ("security", before.security, after.security),
+        ("deprecated", before.deprecated, after.deprecated),
+    ):
+        if old != new:
+            changes.append(Change(facet))
+    changes.append(_by_name(_rows(before, before.input_schema), _rows(after, after.input_schema), "parameters"))
+    changes.append(_by_name(_rows(before, before.output_schema), _rows(after, after.output_schema), "output"))
+    changes.append(
+        _by_name(
+            _named((a.name, (a.required, a.title, a.description)) for a in before.arguments),
+            _named((a.name, (a.required, a.title, a.description)) for a in after.arguments),
+            "arguments",
+        )
+    )
+    changes.append(
+        _by_name(
+            _named((c.name, (c.mode, c.message, c.when, c.schema_json)) for c in before.elicitations),
+            _named((c.name, (c.mode, c.message, c.when, c.schema_json)) for c in after.elicitations),
+            "elicitations",
+        )
+    )
+    changes.append(
+        _by_name(
+            _named((e.name, e.parts) for e in before.examples),
+            _named((e.name, e.parts) for e in after.examples),
+            "examples",
+        )
+    )
+    return VariantChanges(before.scope.versions, tuple(c for c in changes if c is not None))
+
+
+def page_changes(variants: tuple[Variant, ...]) -> tuple[VariantChanges | None, ...]:
+    """For each variant, what differs from the one before it (None for the first)."""
+    return (None, *(compare_variants(a, b) for a, b in pairwise(variants)))

@@ -1,0 +1,42 @@
+"""Syntax highlighting of JSON and YAML blocks at build time, with Pygments.
+
+Pages carry the highlighted markup (spans with Pygments' short token classes, coloured by
+the theme's stylesheet), so no highlighter runs in the browser and nothing is loaded from
+elsewhere. Blocks come from an untrusted description: a block longer than
+``MAX_HIGHLIGHT`` characters is shown escaped but plain, which bounds the extra markup
+(about ten times the text) and the lexer's time.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from markupsafe import Markup, escape
+
+MAX_HIGHLIGHT = 20_000
+"""Characters of one block highlighted; a longer block is shown as plain text."""
+
+LANGUAGES = {"json": "json", "yaml": "yaml", "yml": "yaml", "jsonc": "json", "json5": "json"}
+"""Fenced-code info strings (lower case) that are highlighted, and the lexer each uses."""
+
+
+@lru_cache(maxsize=4096)
+def highlight(code: str, language: str) -> Markup:
+    """``code`` as HTML safe to insert into ``<pre><code>``: highlighted when ``language``
+    is one of ``LANGUAGES`` and the block is short enough, else escaped."""
+    lexer_name = LANGUAGES.get(language.lower())
+    if lexer_name is None or len(code) > MAX_HIGHLIGHT:
+        return escape(code)
+    # Imported on first use: validation never needs Pygments.
+    from pygments import highlight as pygments_highlight
+    from pygments.formatters.html import HtmlFormatter
+    from pygments.lexers.data import JsonLexer, YamlLexer
+
+    lexer = JsonLexer() if lexer_name == "json" else YamlLexer()
+    # stripnl would drop leading blank lines; the block is shown as written.
+    lexer.stripnl = False
+    html = pygments_highlight(code, lexer, HtmlFormatter(nowrap=True))
+    # Pygments always ends with a newline; the block does not necessarily.
+    if not code.endswith("\n") and html.endswith("\n"):
+        html = html[:-1]
+    return Markup(html)  # Pygments escapes every token it emits

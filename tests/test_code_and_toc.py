@@ -1,0 +1,216 @@
+"""The table of contents, highlighted code and request samples as written into the pages
+(issue 17); tests/test_browser_reading.py drives them in Chromium."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from markupsafe import escape
+
+from mcpdesc_docs.model.requests import MAX_VALUES, placeholder
+from mcpdesc_docs.render.highlight import MAX_HIGHLIGHT, highlight
+
+from .helpers import base_document
+from .sites import SAMPLE_DIR, build, parse
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("sample") / "site"
+    code, stdout, stderr = build(SAMPLE_DIR, out)
+    assert code == 0, stdout + stderr
+    return out
+
+
+def built(tmp_path: Path, document: dict[str, Any]) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "d.json").write_text(json.dumps(document))
+    code, out, err = build(tmp_path / "d.json", tmp_path / "site")
+    assert code == 0, out + err
+    return tmp_path / "site"
+
+
+def request_of(page: Any, prefix: str = "") -> dict[str, Any]:
+    return json.loads(page.select_one(f"#{prefix}request pre").get_text())
+
+
+def test_every_toc_entry_lands_on_the_page_and_every_section_is_listed(sample):
+    pages = [p for p in sample.rglob("*.html") if p.name != "404.html"]
+    assert len(pages) > 10
+    for path in pages:
+        page = parse(path)
+        toc = page.select_one("nav[data-toc]")
+        assert toc is not None, path
+        targets = [a["href"][1:] for a in toc.select("a")]
+        assert len(targets) == len(set(targets)), path
+        ids = {element["id"] for element in page.select("[id]")}
+        assert set(targets) <= ids, (path, set(targets) - ids)
+        # Every section of the page (an h2 with an anchor of its own) has its entry.
+        sections = {s["id"] for s in page.select("main section[id]") if s.find(["h2", "h3"], recursive=False)}
+        assert sections <= set(targets), (path, sections - set(targets))
+
+
+def test_the_toc_lists_parameters_and_elicitation_cards(sample):
+    toc = parse(sample / "tools" / "escalate_ticket.html").select_one("nav[data-toc]")
+    entries = [a.get_text() for a in toc.select("a")]
+    assert "Parameters" in entries
+    assert "May ask the user" in entries
+    assert "choose_team" in entries
+    card = toc.select_one('a[href="#elicitation-choose_team"]').parent
+    assert card.has_attr("data-protocol-versions")  # follows the version view
+    assert toc.select_one("details")["open"] == ""  # readable without the script
+
+
+def test_json_blocks_are_highlighted_at_build_time_and_stay_escaped(tmp_path):
+    document = base_document()
+    document["tools"][0]["description"] = 'Call it.\n\n```json\n{"a": "<b>"}\n```\n\n```yaml\nk: v\n```'
+    document["tools"][0]["inputSchema"]["properties"]["issue"]["description"] = "</code><script>x</script>"
+    page = parse(built(tmp_path, document) / "tools" / "assign_issue.html")
+    fences = page.select(".prose pre code")
+    assert [f["class"] for f in fences] == [["language-json"], ["language-yaml"]]
+    assert fences[0].select_one(".nt").get_text() == '"a"'
+    assert fences[0].select_one(".s2").get_text() == '"<b>"'
+    assert fences[1].select_one(".nt").get_text() == "k"
+    schema = page.select_one("#parameters pre.json code")
+    assert schema.select(".nt")
+    assert not page.select("script:not([src])")  # the description's text stays text
+    assert json.loads(schema.get_text())["properties"]["issue"]["description"] == "</code><script>x</script>"
+
+
+def test_a_block_too_long_to_highlight_is_escaped_plain_text():
+    long = json.dumps({"k": "<" * MAX_HIGHLIGHT})
+    assert highlight(long, "json") == escape(long)
+    assert "<span" in str(highlight('{"k": 1}', "json"))
+    assert str(highlight("<x>", "python")) == "&lt;x&gt;"
+
+
+def test_a_tool_request_carries_its_first_example_or_schema_placeholders(tmp_path):
+    document = base_document()
+    tool = document["tools"][0]
+    tool["inputSchema"]["properties"]["note"] = {"type": "string", "default": "hi"}
+    tool["inputSchema"]["properties"]["tags"] = {"type": "array", "items": {"enum": ["a", "b"]}}
+    page = parse(built(tmp_path / "a", document) / "tools" / "assign_issue.html")
+    request = request_of(page)
+    assert request == {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "assign_issue", "arguments": {"issue": 0, "note": "hi", "tags": ["a"]}},
+    }
+    assert "placeholders" in page.select_one("#request .muted").get_text()
+    document["protocolVersions"] = ["2025-11-25"]  # the results below are shaped for it
+    result = {"content": []}
+    tool["examples"] = {
+        "first": {"input": {"issue": 42}, "result": result},
+        "second": {"input": {"issue": 7}, "result": result},
+    }
+    page = parse(built(tmp_path / "b", document) / "tools" / "assign_issue.html")
+    assert request_of(page)["params"]["arguments"] == {"issue": 42}
+    assert "example first" in page.select_one("#request .muted").get_text()
+
+
+def test_resource_and_prompt_requests(tmp_path):
+    document = base_document(
+        resources=[{"uri": "file:///board.json", "name": "board"}],
+        prompts=[{"name": "triage", "arguments": [{"name": "issue", "required": True}, {"name": "tone"}]}],
+    )
+    site = built(tmp_path, document)
+    resource = request_of(parse(site / "resources" / "board.html"))
+    assert resource["method"] == "resources/read"
+    assert resource["params"] == {"uri": "file:///board.json"}
+    prompt = request_of(parse(site / "prompts" / "triage.html"))
+    assert prompt["method"] == "prompts/get"
+    assert prompt["params"] == {"name": "triage", "arguments": {"issue": "string", "tone": "string"}}
+
+
+def test_a_placeholder_of_a_fanning_out_schema_stays_small():
+    wide = {"type": "object", "properties": {f"p{i}": {"$ref": "#/$defs/wide"} for i in range(30)}}
+    schema = {"$defs": {"wide": wide}, **wide}
+    text = json.dumps(placeholder(schema))
+    assert text.count('"p') <= MAX_VALUES
+    loop = {"$defs": {"a": {"oneOf": [{"$ref": "#/$defs/a"}]}}, "$ref": "#/$defs/a"}
+    assert placeholder(loop) == "value"
+
+
+def test_each_transport_gives_a_client_configuration(tmp_path):
+    document = base_document(
+        transports=[
+            {"type": "stdio", "command": "example-mcp", "args": ["--quiet"], "env": {"TOKEN": "${TOKEN}"}},
+            {"type": "streamable-http", "url": "https://mcp.example.com/"},
+        ]
+    )
+    overview = parse(built(tmp_path, document) / "index.html")
+    configs = [json.loads(pre.get_text()) for pre in overview.select(".client-config pre")]
+    assert configs == [
+        {"mcpServers": {"example": {"command": "example-mcp", "args": ["--quiet"], "env": {"TOKEN": "${TOKEN}"}}}},
+        {"mcpServers": {"example": {"type": "http", "url": "https://mcp.example.com/"}}},
+    ]
+
+
+def nested_schema() -> dict[str, Any]:
+    leaf = {"type": "object", "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}
+    return {
+        "type": "object",
+        "properties": {
+            "customer": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}, "home": {"type": "object", "properties": {"address": leaf}}},
+            },
+            "note": {"type": "string"},
+        },
+    }
+
+
+def test_nested_schema_rows_fold_under_their_row_open_to_a_depth(tmp_path):
+    document = base_document()
+    document["tools"][0]["inputSchema"] = nested_schema()
+    page = parse(built(tmp_path, document) / "tools" / "assign_issue.html")
+    table = page.select_one("#parameters table.params")
+    top = [tr["id"] for tr in table.select(":scope > tbody > tr[id]")]
+    assert top == ["input-customer", "input-note"]
+    folds = table.select("details.nested-rows")
+    summaries = [(d.summary.get_text(strip=True), d.has_attr("open")) for d in folds]
+    assert summaries == [
+        ("2 properties of customer", True),
+        ("1 property of home", True),
+        ("2 properties of address", False),  # third level: folded
+    ]
+    street = page.select_one("#input-customer\\.home\\.address\\.street")
+    assert street is not None
+    assert len(street.find_parents("details")) == 3  # under customer, home and address
+    # Every row is still on the page, in order, for readers without a script and for search.
+    rows = [tr["id"] for tr in table.select("tr[id]")]
+    assert rows[:3] == ["input-customer", "input-customer.name", "input-customer.home"]
+
+
+def test_a_later_variant_says_what_differs_from_the_one_before(tmp_path):
+    document = base_document()
+    first = document["tools"][0]
+    first["protocolVersions"] = ["2025-06-18"]
+    second = json.loads(json.dumps(first))
+    second["protocolVersions"] = ["2025-11-25", "2026-07-28"]
+    second["description"] = "Now with a note."
+    second["inputSchema"]["properties"]["note"] = {"type": "string"}
+    second["inputSchema"]["properties"]["issue"] = {"type": "string"}
+    third = json.loads(json.dumps(second))
+    document["tools"] = [first, second]
+    page = parse(built(tmp_path / "a", document) / "tools" / "assign_issue.html")
+    variants = page.select("section.variant")
+    assert variants[0].select_one("[data-variant-changes]") is None
+    changes = variants[1].select_one("[data-variant-changes]")
+    assert changes.p.get_text() == "What differs from the declaration for MCP 2025-06-18:"
+    assert [li.get_text() for li in changes.select("li")] == [
+        "The description changed",
+        "Parameters: added note; changed issue",
+    ]
+    # Identical but for the versions: said in one line.
+    first["description"] = third["description"] = "Same."
+    third["protocolVersions"] = ["2025-11-25", "2026-07-28"]
+    third["inputSchema"] = first["inputSchema"]
+    document["tools"] = [first, third]
+    page = parse(built(tmp_path / "b", document) / "tools" / "assign_issue.html")
+    same = page.select("section.variant")[1].select_one("[data-variant-changes]")
+    assert same.get_text(strip=True) == "The same declaration as for MCP 2025-06-18, for other protocol versions."

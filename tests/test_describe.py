@@ -1,0 +1,334 @@
+"""``describe``: real servers written with the official SDK (tests/servers/), over stdio and
+streamable HTTP, described, checked for drift and refreshed; and every way it can fail."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import anyio
+import pytest
+import yaml
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from mcpdesc_docs.describe.write import SERVER_OWNED
+
+from .sites import build, load_data, run
+
+SERVER = Path(__file__).parent / "servers" / "helpdesk_server.py"
+NEWEST_HANDSHAKE = "2025-11-25"
+
+
+def stdio(*extra: str) -> str:
+    return shlex.join([sys.executable, str(SERVER), "stdio", *extra])
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def http_server() -> Iterator[str]:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, str(SERVER), "http", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        # Ready once it accepts a connection (each try is refused at once until then).
+        for _ in range(2000):
+            with socket.socket() as client:
+                if client.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert process.poll() is None, "the HTTP server exited"
+            anyio.run(anyio.sleep, 0.01)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def sdk_listing() -> dict[str, list[dict]]:
+    """What the SDK's own client lists (at its default handshake version)."""
+
+    async def listing() -> dict[str, list[dict]]:
+        server = StdioServerParameters(command=sys.executable, args=[str(SERVER), "stdio"])
+        async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+
+            def dumped(items: list) -> list[dict]:
+                return [item.model_dump(by_alias=True, mode="json", exclude_none=True) for item in items]
+
+            return {
+                "tools": dumped((await session.list_tools()).tools),
+                "resources": dumped((await session.list_resources()).resources),
+                "resourceTemplates": dumped((await session.list_resource_templates()).resource_templates),
+                "prompts": dumped((await session.list_prompts()).prompts),
+            }
+
+    return anyio.run(listing)
+
+
+def at_version(declarations: list[dict], version: str) -> list[dict]:
+    """The declarations that apply at ``version``, without their scope."""
+    return [
+        {k: v for k, v in d.items() if k != "protocolVersions"}
+        for d in declarations
+        if version in d.get("protocolVersions", [version])
+    ]
+
+
+def describe_to(path: Path, *extra: str) -> tuple[str, str]:
+    code, out, err = run("describe", "--stdio", stdio(*extra), "-o", str(path))
+    assert code == 0, out + err
+    return out, err
+
+
+def test_a_stdio_server_is_described_validly_and_exactly(tmp_path):
+    target = tmp_path / "helpdesk.mcpdesc.yaml"
+    _, err = describe_to(target)
+    data = load_data(target)
+    assert data["mcpdesc"] == "0.9.0"
+    assert data["protocolVersions"] == ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]
+    assert data["info"] == {
+        "name": "helpdesk",
+        "title": "Helpdesk",
+        "version": "1.4.0",
+        "websiteUrl": "https://helpdesk.example/",
+    }
+    assert data["instructions"] == "Search before you create a ticket."
+    assert data["transports"] == [{"type": "stdio", "command": sys.executable, "args": [str(SERVER), "stdio"]}]
+    listed = sdk_listing()
+    for collection, items in listed.items():
+        owned = [{k: v for k, v in item.items() if k in SERVER_OWNED[collection]} for item in items]
+        assert at_version(data[collection], NEWEST_HANDSHAKE) == owned, collection
+    create = at_version(data["tools"], NEWEST_HANDSHAKE)[0]
+    assert create["inputSchema"]["$defs"]["Reporter"]["properties"]["name"] == {"title": "Name", "type": "string"}
+    assert create["inputSchema"]["properties"]["priority"]["enum"] == ["low", "normal", "urgent"]
+    assert create["outputSchema"]["properties"]["status"] == {"title": "Status", "type": "string"}
+    assert create["annotations"] == {"destructiveHint": False, "idempotentHint": False}
+    # 2024-11-05 defines no tool titles, annotations, output schemas, icons or _meta: that
+    # variant holds what the version defines, and nothing is invented anywhere.
+    oldest = at_version(data["tools"], "2024-11-05")[0]
+    assert set(oldest) == {"name", "description", "inputSchema"}
+    text = target.read_text(encoding="utf-8")
+    for invented in ("elicitations", "security", "examples", "tags"):
+        assert invented not in text
+    assert "From a running server" in err
+    code, out, _ = run("validate", str(target), "--format", "json")
+    assert code == 0
+    # The one warning: 2024-11-05 and 2025-03-26 get structural checks only.
+    assert {d["rule"] for d in json.loads(out)["diagnostics"]} == {"mcpdesc.legacy-protocol.validation-scope"}
+    code, out, err = build(target, tmp_path / "site")
+    assert code == 0, out + err
+    assert (tmp_path / "site" / "tools" / "create_ticket.html").is_file()
+    assert (tmp_path / "site" / "resource-templates" / "ticket.html").is_file()
+
+
+def test_standard_output_and_json(tmp_path):
+    code, out, _ = run("describe", "--stdio", stdio())
+    assert code == 0
+    assert yaml.safe_load(out)["info"]["name"] == "helpdesk"
+    target = tmp_path / "helpdesk.mcpdesc.json"
+    describe_to(target)
+    assert load_data(target) == yaml.safe_load(out)
+    assert target.read_text(encoding="utf-8").startswith("{")
+
+
+def test_a_streamable_http_server_is_described(tmp_path, http_server):
+    target = tmp_path / "helpdesk.mcpdesc.yaml"
+    code, out, err = run("describe", "--url", http_server, "--header", "X-Trace: describe-test", "-o", str(target))
+    assert code == 0, out + err
+    data = load_data(target)
+    assert data["transports"] == [{"type": "streamable-http", "url": http_server}]
+    # 2024-11-05 predates streamable HTTP: the server answers it, but no client would get there.
+    assert data["protocolVersions"] == ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]
+    assert "predates streamable HTTP" in err
+    assert [t["name"] for t in at_version(data["tools"], NEWEST_HANDSHAKE)] == [
+        "create_ticket",
+        "search_tickets",
+        "delete_ticket",
+    ]
+    assert run("validate", str(target))[0] == 0
+    assert run("describe", "--url", http_server, "--check", str(target))[0] == 0
+
+
+def test_check_is_0_when_the_server_matches_and_1_with_every_difference_named(tmp_path):
+    target = tmp_path / "helpdesk.mcpdesc.yaml"
+    describe_to(target)
+    assert run("describe", "--stdio", stdio(), "--check", str(target))[0] == 0
+    code, out, err = run("describe", "--stdio", stdio("--changed"), "--check", str(target))
+    assert code == 1
+    lines = out.splitlines()
+    assert any(" removed /tools/" in line and "'delete_ticket'" in line for line in lines), out
+    assert any(" added /tools/" in line and "'close_ticket'" in line for line in lines), out
+    assert any("changed /info/version" in line for line in lines), out
+    changed = [line for line in lines if "/inputSchema/properties/limit" in line]
+    assert changed, out
+    assert all("'search_tickets'" in line for line in changed), out
+    assert any("/description" in line and "'search_tickets'" in line for line in lines), out
+    assert "differs from the server" in err
+
+
+HAND_WRITTEN = {
+    "tags": [{"name": "tickets", "description": "Everything about tickets."}],
+    "x-owner": "support platform team",
+}
+ELICITATION = {
+    "name": "confirm_priority",
+    "mode": "form",
+    "message": "Is this really urgent?",
+    "requestedSchema": {"type": "object", "properties": {"urgent": {"type": "boolean"}}, "required": ["urgent"]},
+}
+
+
+def hand_edit(path: Path) -> None:
+    """What an author adds to a generated description, by hand, as text (with a comment)."""
+    data = load_data(path)
+    newest = next(
+        t
+        for t in data["tools"]
+        if "2026-07-28" in t.get("protocolVersions", ["2026-07-28"]) and t["name"] == "create_ticket"
+    )
+    newest["tags"] = ["tickets"]
+    newest["elicitations"] = [ELICITATION]
+    data.update(HAND_WRITTEN)
+    text = "# Helpdesk, described from the server and kept by hand.\n" + yaml.safe_dump(data, sort_keys=False)
+    path.write_text(text, encoding="utf-8")
+
+
+def test_update_refreshes_the_server_s_part_and_keeps_the_author_s(tmp_path):
+    target = tmp_path / "helpdesk.mcpdesc.yaml"
+    describe_to(target)
+    hand_edit(target)
+    assert run("validate", str(target))[0] == 0
+    before = target.read_text(encoding="utf-8")
+    code, out, err = run("describe", "--stdio", stdio("--changed"), "--update", str(target))
+    assert code == 0, out + err
+    assert err.count("dropped tool 'delete_ticket': the server no longer lists it") == 1
+    assert err.count("added tool 'close_ticket'") == 1
+    after = target.read_text(encoding="utf-8")
+    assert after.startswith("# Helpdesk, described from the server and kept by hand.\n")
+    data = load_data(target)
+    assert data["info"]["version"] == "2.0.0"
+    assert data["tags"] == HAND_WRITTEN["tags"]
+    assert data["x-owner"] == HAND_WRITTEN["x-owner"]
+    create = [t for t in data["tools"] if t["name"] == "create_ticket" and "elicitations" in t]
+    assert len(create) == 1
+    assert create[0]["elicitations"] == [ELICITATION]
+    assert create[0]["tags"] == ["tickets"]
+    names = {t["name"] for t in data["tools"]}
+    assert names == {"create_ticket", "search_tickets", "close_ticket"}
+    search = at_version(data["tools"], NEWEST_HANDSHAKE)[1]
+    assert search["inputSchema"]["properties"]["limit"]["maximum"] == 50
+    # Lines of tools the server did not change are the author's, untouched.
+    unchanged = [line for line in before.splitlines() if "helpdesk://queues" in line]
+    assert unchanged
+    assert all(line in after.splitlines() for line in unchanged)
+    assert run("validate", str(target))[0] == 0
+    assert run("describe", "--stdio", stdio("--changed"), "--check", str(target))[0] == 0
+    code, _, err = run("describe", "--stdio", stdio("--changed"), "--update", str(target))
+    assert code == 0
+    assert "is up to date" in err
+    assert target.read_text(encoding="utf-8") == after
+
+
+def test_update_leaves_the_file_untouched_when_the_result_would_be_invalid(tmp_path):
+    target = tmp_path / "helpdesk.mcpdesc.yaml"
+    describe_to(target)
+    data = load_data(target)
+    # An elicitation scoped to a version the refreshed declaration will no longer cover.
+    for tool in data["tools"]:
+        if tool["name"] == "delete_ticket":
+            tool["x-note"] = "kept?"
+    data["tools"][0]["elicitations"] = [{**ELICITATION, "protocolVersions": ["2026-07-28"]}]
+    target.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    before = target.read_bytes()
+    code, out, err = run("describe", "--stdio", stdio("--changed"), "--update", str(target))
+    assert code == 1, out + err
+    assert "was left as it was" in err
+    assert target.read_bytes() == before
+
+
+def pid_gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def fake_server(tmp_path: Path, body: str) -> str:
+    script = tmp_path / "fake_server.py"
+    script.write_text(f"import os, sys, time\nopen({str(tmp_path / 'pid')!r}, 'w').write(str(os.getpid()))\n{body}\n")
+    return shlex.join([sys.executable, str(script)])
+
+
+@pytest.mark.parametrize(
+    ("body", "timeout", "says"),
+    [
+        ("print('starting up', file=sys.stderr); sys.exit(3)", "20", "closed"),
+        ("print('listening...', file=sys.stderr, flush=True); time.sleep(600)", "1", "no answer within 1 s"),
+        ("print('HTTP/1.1 200 OK', flush=True); time.sleep(600)", "20", "does not speak MCP"),
+    ],
+    ids=["exits", "never-answers", "speaks-something-else"],
+)
+def test_a_server_that_cannot_be_described_is_one_sentence_and_is_reaped(tmp_path, body, timeout, says):
+    # Only the server that never answers waits out its --timeout; the others end sooner,
+    # which a pytest timeout of 60 s would show.
+    code, out, err = run("describe", "--stdio", fake_server(tmp_path, body), "--timeout", timeout)
+    assert code == 2
+    assert out == ""
+    assert says in err, err
+    assert "Traceback" not in err
+    assert err.startswith("mcpdesc-docs: error: ")
+    assert pid_gone(int((tmp_path / "pid").read_text()))
+    if "stderr" in body:
+        assert ("starting up" in err) or ("listening..." in err)
+
+
+def test_nothing_listening_and_no_such_command_exit_2(tmp_path):
+    code, _out, err = run("describe", "--url", f"http://127.0.0.1:{free_port()}/mcp", "--timeout", "5")
+    assert code == 2
+    assert "nothing answered" in err, err
+    assert "Traceback" not in err
+    code, _, err = run("describe", "--stdio", str(tmp_path / "no-such-server"))
+    assert code == 2
+    assert "no such command" in err
+
+
+def test_usage_errors():
+    assert run("describe")[0] == 2
+    assert run("describe", "--stdio", "x", "--url", "http://127.0.0.1:1/")[0] == 2
+    code, _, err = run("describe", "--stdio", "'unclosed")
+    assert code == 2
+    assert "--stdio" in err
+    code, _, err = run("describe", "--url", "http://127.0.0.1:1/", "--header", "no colon")
+    assert code == 2
+    assert "Name: value" in err
+
+
+def test_a_declaration_scoped_by_hand_stays_so_and_check_agrees_with_update(tmp_path):
+    target = tmp_path / "helpdesk.mcpdesc.json"
+    describe_to(target)
+    data = load_data(target)
+    # The author says the triage prompt exists from 2025-06-18 on only.
+    newest = next(p for p in data["prompts"] if "2026-07-28" in p["protocolVersions"])
+    data["prompts"] = [{**newest, "protocolVersions": ["2025-06-18", "2025-11-25", "2026-07-28"]}]
+    target.write_text(json.dumps(data, indent=4) + "\n", encoding="utf-8")
+    assert run("describe", "--stdio", stdio(), "--check", str(target))[0] == 0
+    code, out, err = run("describe", "--stdio", stdio("--changed"), "--update", str(target))
+    assert code == 0, out + err
+    text = target.read_text(encoding="utf-8")
+    assert text.startswith('{\n    "$schema"')  # the file's own indentation
+    updated = json.loads(text)
+    assert updated["prompts"] == data["prompts"]
+    assert run("describe", "--stdio", stdio("--changed"), "--check", str(target))[0] == 0

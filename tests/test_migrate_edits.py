@@ -1,0 +1,154 @@
+"""``migrate`` edits the author's file: only the lines the migration changes differ."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+import pytest
+
+from mcpdesc_docs.source.roundtrip import edit_text
+
+from .shared_data import EXAMPLES_070_DIR, descriptions_in
+from .sites import load_data, run
+
+HAND_WRITTEN_080 = """\
+# The billing server's description; kept by hand.
+$schema: https://mcpdesc.org/schema/mcp-description/0.8.0.json
+mcpdesc: '0.8.0'   # quoted on purpose
+info:
+    name: billing
+    version: "1.2.0"
+    description: >
+        Invoices and refunds, folded the
+        way the author wrapped it.
+protocolVersions: ["2025-06-18", "2025-11-25"]
+tools:
+    # Listed first: the one everybody uses.
+    -   name: refund
+        description: |
+            Refund an invoice.
+
+            Partial refunds are allowed.
+        inputSchema:
+            type: object
+            properties:
+                invoice: {type: string}   # the invoice number
+            required: [invoice]
+x-owner: payments team
+"""
+
+HAND_WRITTEN_070 = """\
+# A 0.7.0 description kept by hand.
+mcpdesc: "0.7.0"
+info:
+  name: recipes
+  version: 0.9.2
+  # The one version this server speaks.
+  protocolVersion: "2025-06-18"
+transports:
+  - type: stdio
+    command: recipes-mcp   # on PATH
+capabilities:
+  tools: {listChanged: true}
+security:
+  - type: http
+    scheme: bearer
+tools:
+  - name: find_recipe
+    description: >-
+      Find recipes by ingredient, the long way round, with
+      a description folded over lines.
+    inputSchema:
+      type: object
+      properties:
+        ingredient: {type: string}
+"""
+
+
+def changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:
+    removed, added = [], []
+    for line in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0):
+        if line.startswith("-") and not line.startswith("---"):
+            removed.append(line[1:])
+        elif line.startswith("+") and not line.startswith("+++"):
+            added.append(line[1:])
+    return removed, added
+
+
+def migrate(tmp_path: Path, text: str, *extra: str) -> str:
+    source = tmp_path / "server.mcpdesc.yaml"
+    source.write_text(text, encoding="utf-8")
+    target = tmp_path / "migrated.mcpdesc.yaml"
+    code, out, err = run("migrate", str(source), "-o", str(target), *extra)
+    assert code == 0, out + err
+    assert "written whole" not in err
+    return target.read_text(encoding="utf-8")
+
+
+def test_0_8_0_to_0_9_0_changes_the_version_and_schema_lines_only(tmp_path):
+    migrated = migrate(tmp_path, HAND_WRITTEN_080)
+    removed, added = changed_lines(HAND_WRITTEN_080, migrated)
+    assert removed == [
+        "$schema: https://mcpdesc.org/schema/mcp-description/0.8.0.json",
+        "mcpdesc: '0.8.0'   # quoted on purpose",
+    ]
+    assert added == [
+        "$schema: https://mcpdesc.org/schema/mcp-description/0.9.0-rc.3.json",
+        "mcpdesc: '0.9.0'   # quoted on purpose",
+    ]
+    assert run("validate", str(tmp_path / "migrated.mcpdesc.yaml"))[0] == 0
+
+
+def test_0_7_0_to_0_9_0_in_one_step_keeps_comments_and_untouched_lines(tmp_path):
+    migrated = migrate(tmp_path, HAND_WRITTEN_070)
+    removed, added = changed_lines(HAND_WRITTEN_070, migrated)
+    # What the upstream guidance changes: the version, info.protocolVersion moved to the
+    # root, the capabilities object wrapped in an array, the inline scheme hoisted.
+    assert removed == [
+        'mcpdesc: "0.7.0"',
+        '  protocolVersion: "2025-06-18"',
+        "  tools: {listChanged: true}",
+        "  - type: http",
+        "    scheme: bearer",
+    ]
+    assert 'mcpdesc: "0.9.0"' in added
+    assert "- '2025-06-18'" in added or "  - '2025-06-18'" in added
+    assert "  - bearer: []" in added
+    for kept in (
+        "# A 0.7.0 description kept by hand.",
+        "    command: recipes-mcp   # on PATH",
+        "      Find recipes by ingredient, the long way round, with",
+    ):
+        assert kept in migrated.splitlines()
+    data = load_data(tmp_path / "migrated.mcpdesc.yaml")
+    assert data["mcpdesc"] == "0.9.0"
+    assert data["protocolVersions"] == ["2025-06-18"]
+    assert data["securitySchemes"] == {"bearer": {"type": "http", "scheme": "bearer"}}
+    assert data["capabilities"] == [{"tools": {"listChanged": True}}]
+    assert run("validate", str(tmp_path / "migrated.mcpdesc.yaml"))[0] == 0
+
+
+def test_0_8_0_to_0_8_0_and_current_descriptions_are_refused(tmp_path):
+    source = tmp_path / "billing.mcpdesc.yaml"
+    source.write_text(HAND_WRITTEN_080, encoding="utf-8")
+    code, _, err = run("migrate", str(source), "--to", "0.8.0")
+    assert code == 2
+    assert "already mcpdesc 0.8.0" in err
+
+
+REAL_DUMPS = descriptions_in(EXAMPLES_070_DIR)
+
+
+@pytest.mark.parametrize("dump", REAL_DUMPS, ids=[p.name for p in REAL_DUMPS])
+def test_a_changed_version_line_is_the_only_change_in_a_real_dump(dump):
+    # Generated files fold long plain scalars; ruamel.yaml rejoins them when it writes a
+    # file, and edit_text keeps the author's lines wherever the edit does not reach.
+    text = dump.read_text(encoding="utf-8")
+    data = load_data(dump)
+    data["mcpdesc"] = "0.9.0"
+    edited = edit_text(text, "yaml", data)
+    assert edited is not None
+    removed, added = changed_lines(text, edited)
+    assert len(removed) == len(added) == 1
+    assert "0.9.0" in added[0]
