@@ -22,6 +22,7 @@ from mcpdesc_docs.spec.schema import document_schema
 from mcpdesc_docs.spec.versions import SPEC_0_7_0, SPEC_0_8_0, SPEC_0_9_0_RC_3, Specification, detect
 from mcpdesc_docs.validation import compiled_schema, structural
 from mcpdesc_docs.validation.compiled_schema import SMALLEST_COMPILED, compiled_validity, compiled_verdict, rust_pattern
+from mcpdesc_docs.validation.linear_regex import LinearRegex, compile_linear
 
 from .hostile_documents import SMALL_HOSTILE_CASES
 from .rich_document import rich
@@ -146,11 +147,44 @@ PATTERNS = [*schema_patterns(), r"^[a-z]+\Z", r"^(?:ab|c)+$", r"^x-", r"[^/]+", 
 
 @settings(max_examples=300, deadline=None)
 @given(pattern=st.sampled_from(PATTERNS), text=st.text(alphabet="abcxyz-_./#\n A0é", max_size=12))
-def test_translated_patterns_match_what_python_matches(pattern: str, text: str) -> None:
+def test_translated_property_patterns_match_what_python_matches(pattern: str, text: str) -> None:
+    # patternProperties run on Python's re.search in the structural validator.
     translated = rust_pattern(pattern)
     assert translated is not None
     compiled = jsonschema_rs.Draft202012Validator({"pattern": translated})
     assert compiled.is_valid(text) == (re.search(pattern, text) is not None)
+
+
+ECMA_PATTERNS = [p for p in PATTERNS if not p.endswith("\\Z")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(pattern=st.sampled_from(ECMA_PATTERNS), text=st.text(alphabet="abcxyz-_./#\n A0é", max_size=12))
+def test_translated_patterns_match_what_the_structural_validator_matches(pattern: str, text: str) -> None:
+    # `pattern` runs on RE2 with ECMA-262's `$` (the end of the text, not before a final
+    # newline): the compiled copy must not accept "ask\n" where the validator refuses it.
+    translated = rust_pattern(pattern, ecma_end=True)
+    assert translated is not None
+    regex = compile_linear(pattern)
+    assert isinstance(regex, LinearRegex)
+    compiled = jsonschema_rs.Draft202012Validator({"pattern": translated})
+    assert compiled.is_valid(text) == regex.search(text)
+
+
+def test_ecma_patterns_ending_in_python_end_of_text_are_not_translated() -> None:
+    assert rust_pattern(r"^a\Z", ecma_end=True) is None
+
+
+@pytest.mark.parametrize("name", ["ask\n", "ask"])
+def test_a_final_newline_gets_the_same_verdict_in_a_large_document(name: str) -> None:
+    data = load_data(SAMPLE)
+    template = next(t for t in data["tools"] if t.get("elicitations"))
+    data["tools"] = [template] + [
+        {"name": f"filler_{i}", "inputSchema": {"type": "object"}} for i in range(SMALLEST_COMPILED)
+    ]
+    template["elicitations"][0]["name"] = name
+    assert compiled_verdict(data, SPEC_0_9_0_RC_3) == jsonschema_says_valid(data, SPEC_0_9_0_RC_3)
+    assert compiled_schema.structure_is_valid(data, SPEC_0_9_0_RC_3) == (name == "ask")
 
 
 @pytest.mark.parametrize("pattern", [r"^\d+$", r"^.+$", r"(?i)^a$", r"^a{2}$", r"^\w$", r"(?=a)a", r"^a$b", r"\bword"])

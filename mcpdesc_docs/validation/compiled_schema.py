@@ -3,9 +3,11 @@
 jsonschema takes a quarter of a second to check 1,000 tools; jsonschema-rs takes a few
 milliseconds. Its "valid" is trusted only where it provably means jsonschema's "valid":
 formats are checked by jsonschema's own checkers (called back), and every pattern is
-translated to a regular expression that matches exactly the strings Python's ``re.search``
-matches, or the compiled copy is not used at all. Any other answer (invalid, an error, no
-compiled copy) sends the document to jsonschema, which words today's diagnostics.
+translated to a regular expression that matches exactly the strings the structural
+validator's own matching accepts (RE2 with ECMA-262's ``$`` for ``pattern``, Python's
+``re.search`` for ``patternProperties``), or the compiled copy is not used at all. Any
+other answer (invalid, an error, no compiled copy) sends the document to jsonschema, which
+words today's diagnostics.
 """
 
 from __future__ import annotations
@@ -32,17 +34,21 @@ _SAFE_ATOM = (
 _SAFE_PATTERN = re.compile(rf"\^?{_SAFE_ATOM}*(?P<end>\$|\\Z)?")
 
 
-def rust_pattern(pattern: str) -> str | None:
-    """The Rust regex that ``re.search`` semantics of ``pattern`` come to, or None.
+def rust_pattern(pattern: str, *, ecma_end: bool = False) -> str | None:
+    """The Rust regex that matches where ``pattern`` does in the structural validator, or None.
 
-    Python's ``$`` also matches before a final newline, Rust's only at the end: as the
-    last token, ``$`` becomes ``\\n?$`` (a match exists in one exactly when it does in the
-    other). Python's ``\\Z`` is Rust's ``$``."""
+    ``pattern`` keywords run on RE2 with ECMA-262 semantics (``ecma_end``): ``$`` is the
+    end of the text, as in Rust. ``patternProperties`` run on Python's ``re.search``, whose
+    ``$`` also matches before a final newline: as the last token it becomes ``\\n?$`` (a
+    match exists in one exactly when it does in the other), and ``\\Z`` is Rust's ``$``.
+    RE2 has no ``\\Z``, so an ECMA-262 pattern holding it is not translated."""
     shape = _SAFE_PATTERN.fullmatch(pattern)
     if shape is None:
         return None
     end = shape.group("end")
     body = pattern[: len(pattern) - len(end)] if end else pattern
+    if ecma_end:
+        return None if end == "\\Z" else pattern
     if end == "$":
         return body + "\\n?$"
     if end == "\\Z":
@@ -63,7 +69,7 @@ def _translated(schema: Any, formats: set[str]) -> Any:
     result: dict[str, Any] = {}
     for keyword, value in schema.items():
         if keyword == "pattern" and isinstance(value, str):
-            result[keyword] = _rust_or_refuse(value)
+            result[keyword] = _rust_or_refuse(value, ecma_end=True)
         elif keyword == "patternProperties" and isinstance(value, dict):
             result[keyword] = {_rust_or_refuse(key): _translated(sub, formats) for key, sub in value.items()}
         elif keyword in ("properties", "$defs", "dependentSchemas") and isinstance(value, dict):
@@ -77,8 +83,8 @@ def _translated(schema: Any, formats: set[str]) -> Any:
     return result
 
 
-def _rust_or_refuse(pattern: str) -> str:
-    translated = rust_pattern(pattern)
+def _rust_or_refuse(pattern: str, *, ecma_end: bool = False) -> str:
+    translated = rust_pattern(pattern, ecma_end=ecma_end)
     if translated is None:
         raise _Untranslatable(pattern)
     return translated
