@@ -2,11 +2,17 @@
 
     .venv/bin/python bench/run.py [N ...]          (default: 10 100 1000 5000)
 
-The floor is measured in the same run: parsing the same YAML with libyaml
-(``yaml.load(..., CSafeLoader)``) plus writing the same number of files with the same
-bytes. Times are medians; memory is the peak RSS of the build process. "serve edit" is
-the time from saving a one-line edit to the dev server having the new site swapped in
-(file watcher, debounce and rebuild; the browser then reloads one page).
+Each size is measured twice, with the description as YAML and as JSON (the same data).
+The floor is measured in the same run: libyaml's event scan of the same text (the least
+any reader of it must do) plus writing the same files with the same bytes. Times are
+medians; memory is the peak RSS of each command's own process (its VmHWM, reported as it
+exits), the largest of its runs. "serve edit" is the time from saving a one-line edit to the dev server
+having the new site swapped in (file watcher, debounce and rebuild; the browser then
+reloads one page).
+
+When ``MCPCONTRACT_JS`` names a built copy of mcpcontract, its ``document`` command
+(``node $MCPCONTRACT_JS document DESCRIPTION -o DIR``: one page, no validation) is timed
+on the same files; otherwise that column shows ``-``.
 
 Commands run the way an installed tool does, with compiled bytecode: the package is
 byte-compiled first and ``PYTHONDONTWRITEBYTECODE`` is dropped for them.
@@ -16,8 +22,8 @@ from __future__ import annotations
 
 import compileall
 import io
+import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -33,6 +39,7 @@ from mcpdesc_docs.devserver.project import ProjectBuilder
 from mcpdesc_docs.devserver.server import DevServer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generate import description as bench_description
 from generate import write
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,16 +47,39 @@ CLI = [sys.executable, "-m", "mcpdesc_docs"]
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
+# The command's own peak: the kernel carries the spawning process's peak into the child's
+# rusage at exec (this bench process holds whole descriptions), so the child reports the
+# high-water mark of its own memory (VmHWM) as it exits.
+_REPORT_PEAK = (
+    "import atexit, os, runpy, sys\n"
+    "def report():\n"
+    "    peak = [l for l in open('/proc/self/status') if l.startswith('VmHWM:')][0].split()[1]\n"
+    "    os.write(int(os.environ['BENCH_PEAK_FD']), peak.encode())\n"
+    "atexit.register(report)\n"
+    "sys.argv[0] = 'mcpdesc_docs'\n"
+    "runpy.run_module('mcpdesc_docs', run_name='__main__', alter_sys=True)\n"
+)
+
+
 def timed(command: list[str]) -> tuple[float, int]:
-    """Wall time and peak RSS (MiB) of one subprocess."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=False, env=ENV)
-    elapsed = time.perf_counter() - started
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed:\n{done.stdout}{done.stderr}")
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return elapsed, max(peak, before) // 1024
+    """Wall time and peak RSS (MiB) of one subprocess, its own (not the largest so far).
+    ``command`` runs as given when it is not ours (mcpcontract; its memory is not shown)."""
+    ours = command[: len(CLI)] == CLI
+    read_end, write_end = os.pipe()
+    if ours:
+        command = [sys.executable, "-c", _REPORT_PEAK, *command[len(CLI) :]]
+    env = {**ENV, "BENCH_PEAK_FD": str(write_end)}
+    with tempfile.TemporaryFile() as output:
+        started = time.perf_counter()
+        done = subprocess.run(command, stdout=output, stderr=output, env=env, pass_fds=(write_end,), check=False)
+        elapsed = time.perf_counter() - started
+        os.close(write_end)
+        with os.fdopen(read_end, "rb") as peak:
+            reported = peak.read().decode() or "0"
+        if done.returncode != 0:
+            output.seek(0)
+            raise SystemExit(f"{' '.join(command)} failed:\n{output.read().decode(errors='replace')}")
+    return elapsed, int(reported) // 1024
 
 
 def floor(description: Path, site: Path, scratch: Path) -> float:
@@ -57,7 +87,8 @@ def floor(description: Path, site: Path, scratch: Path) -> float:
     files = [p for p in site.rglob("*") if p.is_file()]
     contents = [(p.relative_to(site), p.read_bytes()) for p in files]
     started = time.perf_counter()
-    yaml.load(text, Loader=yaml.CSafeLoader)
+    for _ in yaml.parse(text, Loader=yaml.CSafeLoader):
+        pass
     target = scratch / "floor"
     for relative, content in contents:
         path = target / relative
@@ -82,7 +113,9 @@ def serve_edit(path: Path, description: Path, title: str, runs: int = 3) -> floa
         for run in range(runs):
             token = server.state_token
             marker = f"{title} (edit {run})"
-            description.write_text(original.replace(f"title: {title}\n", f"title: {marker}\n", 1), encoding="utf-8")
+            edited = original.replace(f"title: {title}\n", f"title: {marker}\n", 1)
+            edited = edited.replace(f'"title": "{title}"', f'"title": "{marker}"', 1)  # JSON
+            description.write_text(edited, encoding="utf-8")
             started = time.perf_counter()
             while not _serves(server, marker):
                 if server.wait_for_change(token, 60) == token:
@@ -110,6 +143,42 @@ def sample_site(runs: int = 9) -> tuple[float, float]:
         return statistics.median(builds), serve_edit(project, project / "helpdesk.mcpdesc.yaml", "Search tickets")
 
 
+def mcpcontract(description: Path, scratch: Path, runs: int) -> str:
+    script = os.environ.get("MCPCONTRACT_JS")
+    if not script:
+        return "-"
+    command = ["node", script, "document", str(description), "-o", str(scratch / "mcpcontract")]
+    return f"{statistics.median(timed(command)[0] for _ in range(runs)):.2f}s"
+
+
+def described(n: int, scratch: Path, fmt: str) -> Path:
+    if fmt == "yaml":
+        return write(n, scratch / "bench.mcpdesc.yaml")
+    path = scratch / "bench.mcpdesc.json"
+    path.write_text(json.dumps(bench_description(n), indent=2), encoding="utf-8")
+    return path
+
+
+def measure(n: int, fmt: str) -> str:
+    runs = 5 if n <= 100 else 3
+    with tempfile.TemporaryDirectory() as directory:
+        scratch = Path(directory)
+        description = described(n, scratch, fmt)
+        site = scratch / "site"
+        validations = [timed([*CLI, "validate", str(description)]) for _ in range(runs)]
+        builds = [timed([*CLI, "build", str(description), "-o", str(site)]) for _ in range(runs)]
+        floors = [floor(description, site, scratch) for _ in range(runs)]
+        peer = mcpcontract(description, scratch, runs)
+        edit = serve_edit(description, description, "Tool number 1")
+        build, base = statistics.median(t for t, _ in builds), statistics.median(floors)
+        size = description.stat().st_size / 1024 / 1024
+        return (
+            f"{n:>6} {fmt:>4} {size:>6.2f}MB {statistics.median(t for t, _ in validations):>8.2f}s {build:>7.2f}s "
+            f"{base:>7.2f}s {build / base:>10.2f}x {peer:>11} {edit:>9.2f}s "
+            f"{max(m for _, m in validations):>10}MB {max(m for _, m in builds):>7}MB"
+        )
+
+
 def main() -> None:
     sizes = [int(a) for a in sys.argv[1:]] or [10, 100, 1000, 5000]
     compileall.compile_dir(ROOT / "mcpdesc_docs", quiet=1)
@@ -117,29 +186,13 @@ def main() -> None:
     print(f"Python {sys.version.split()[0]}, {cores} cores")
     build, edit = sample_site()
     print(f"sample-site: build {build:.2f}s, serve edit {edit:.2f}s")
-    header = ("N", "YAML", "validate", "build", "floor", "build/floor", "serve edit", "peak RSS")
-    widths = (6, 8, 9, 8, 8, 11, 10, 9)
-    print(" ".join(f"{h:>{w}}" for h, w in zip(header, widths, strict=True)))
+    header = ("N", "in", "size", "validate", "build", "floor", "build/floor", "mcpcontract", "serve edit")
+    widths = (6, 4, 8, 9, 8, 8, 11, 11, 10)
+    memory = ("validate RSS", "build RSS")
+    print(" ".join(f"{h:>{w}}" for h, w in zip(header, widths, strict=True)), " ".join(memory))
     for n in sizes:
-        runs = 5 if n <= 100 else 3
-        with tempfile.TemporaryDirectory() as directory:
-            scratch = Path(directory)
-            description = write(n, scratch / "bench.mcpdesc.yaml")
-            site = scratch / "site"
-            validations = [timed([*CLI, "validate", str(description)])[0] for _ in range(runs)]
-            builds, peaks = [], []
-            for _ in range(runs):
-                elapsed, peak = timed([*CLI, "build", str(description), "-o", str(site)])
-                builds.append(elapsed)
-                peaks.append(peak)
-            floors = [floor(description, site, scratch) for _ in range(runs)]
-            edit = serve_edit(description, description, "Tool number 1")
-            build, base = statistics.median(builds), statistics.median(floors)
-            size = description.stat().st_size / 1024 / 1024
-            print(
-                f"{n:>6} {size:>6.2f}MB {statistics.median(validations):>8.2f}s {build:>7.2f}s {base:>7.2f}s "
-                f"{build / base:>10.2f}x {edit:>9.2f}s {max(peaks):>7}MB"
-            )
+        for fmt in ("yaml", "json"):
+            print(measure(n, fmt), flush=True)
 
 
 if __name__ == "__main__":

@@ -10,14 +10,13 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from .config import Config
 from .model.builder import build_site
 from .model.urls import slugify
 from .render.pages import Download, RenderCache, render_site
 from .render.theme import load_theme
 from .source.load import Source
+from .source.yaml_writer import yaml_text
 from .validation.validator import ValidationResult, validate_file
 
 
@@ -39,13 +38,13 @@ def description_downloads(source: Source) -> tuple[Download, ...]:
     page (it would be served as HTML, outside the pages' Content-Security-Policy)."""
     stem = slugify(download_stem(Path(source.name).name))
     original = Download(source.format.upper(), f"description/{stem}.{source.format}", source.text.encode("utf-8"))
+    # Indented JSON goes through the pure-Python encoder; large descriptions stay compact.
+    indent = 2 if len(source.text) < 256 * 1024 else None
     if source.format == "yaml":
-        # Indented JSON goes through the pure-Python encoder; large descriptions stay compact.
-        indent = 2 if len(source.text) < 256 * 1024 else None
         converted = json.dumps(source.data, indent=indent, ensure_ascii=False) + "\n"
         other = Download("JSON", f"description/{stem}.json", converted.encode("utf-8"))
     else:
-        converted = yaml.dump(source.data, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True)
+        converted = yaml_text(source.data, indent)
         other = Download("YAML", f"description/{stem}.yaml", converted.encode("utf-8"))
     return (original, other)
 

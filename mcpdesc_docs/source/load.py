@@ -17,7 +17,7 @@ from ..errors import DescriptionError, UsageError
 from .json_text import parse_json, positions_text
 from .limits import DEFAULT_LIMITS, LIMITS_RULE, Limits
 from .positions import SourceMap, fatal
-from .yaml_events import walk_yaml_events
+from .yaml_events import read_yaml_data, walk_yaml_events, yaml_source_map
 
 Format = Literal["json", "yaml"]
 
@@ -35,14 +35,16 @@ class Source:
 
     @property
     def source_map(self) -> SourceMap:
-        # JSON is parsed by the fast ``json`` module; positions are only worked out
-        # (through the same event walk YAML uses) when a diagnostic needs placing.
+        # Positions cost more to record than the data (a pointer per value), and most
+        # loads place no diagnostic, so they are only worked out when one needs placing.
         if self._source_map is None:
-            text = positions_text(self.text) if self.format == "json" else self.text
-            try:
-                _, self._source_map = walk_yaml_events(text, DEFAULT_LIMITS, self.name)
-            except DescriptionError:
-                self._source_map = SourceMap()
+            if self.format == "yaml":
+                self._source_map = yaml_source_map(self.text)  # the text kept to the profile
+            else:
+                try:
+                    _, self._source_map = walk_yaml_events(positions_text(self.text), DEFAULT_LIMITS, self.name)
+                except DescriptionError:
+                    self._source_map = SourceMap()
         return self._source_map
 
     def place(self, diagnostic: Diagnostic) -> Diagnostic:
@@ -115,8 +117,8 @@ def parse_text(text: str, name: str, *, fmt: Format | None = None, limits: Limit
         if fmt == "json":
             data = parse_json(text, name, limits)
             return Source(name, "json", text, data)
-        data, source_map = walk_yaml_events(text, limits, name)
+        return Source(name, "yaml", text, read_yaml_data(text, limits, name))
     except DescriptionError as exc:
+        # The text travels with the error so a report can quote the offending line.
         exc.text = text
         raise
-    return Source(name, "yaml", text, data, source_map)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 import yaml
@@ -227,3 +228,148 @@ def walk_yaml_events(text: str, limits: Limits, name: str) -> tuple[object, Sour
     """The data of a YAML (or JSON) text and where every value came from; any profile
     violation raises a located DescriptionError."""
     return _Walk(text, limits, name).run()
+
+
+class _Refused(Exception):
+    """The fast walk met something the profile refuses; the full walk says what and where."""
+
+
+_FIRST_CHARS_OF_NON_STRINGS = frozenset("-0123456789ntf")
+
+
+def _fast_data(text: str, limits: Limits) -> object:
+    """The data of a text that keeps to the profile, without positions (they cost more
+    than the data itself): every refusal of ``_Walk`` is detected, but only as
+    ``_Refused``, so that ``_Walk`` can report it with its position and wording."""
+    parser = yaml.CSafeLoader(text)
+    containers: list[dict[str, object] | list[object]] = []
+    pending_keys: list[str | None] = []  # per open container; None: a key comes next (or a sequence)
+    root: object = None
+    documents = nodes = 0
+    max_nodes, max_length, max_depth = limits.max_nodes, limits.max_string_length, limits.max_depth
+    try:
+        get_event: Callable[[], Any] = parser.get_event  # events differ in their attributes
+        while True:
+            event = get_event()
+            kind = type(event)
+            if kind is yaml.ScalarEvent:
+                text_value: str = event.value
+                tag = event.tag
+                if event.anchor is not None or len(text_value) > max_length:
+                    raise _Refused
+                if tag is None:
+                    plain = event.implicit[0] and (not text_value or text_value[0] in _FIRST_CHARS_OF_NON_STRINGS)
+                    value: object = _resolve_plain(text_value) if plain else text_value
+                elif tag == "!" or tag == _STR_TAG:
+                    value = text_value
+                else:
+                    raise _Refused
+            elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+                if event.anchor is not None or event.tag not in (None, "!") or len(containers) >= max_depth:
+                    raise _Refused
+                value = {} if kind is yaml.MappingStartEvent else []
+            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                containers.pop()
+                pending_keys.pop()
+                continue
+            elif kind is yaml.StreamEndEvent:
+                break
+            elif kind is yaml.DocumentStartEvent:
+                documents += 1
+                if documents > 1:
+                    raise _Refused
+                continue
+            elif kind is yaml.StreamStartEvent or kind is yaml.DocumentEndEvent:
+                continue
+            else:  # an alias
+                raise _Refused
+            nodes += 1
+            if nodes > max_nodes:
+                raise _Refused
+            if not containers:
+                root = value
+            else:
+                container = containers[-1]
+                if type(container) is dict:
+                    key = pending_keys[-1]
+                    if key is None:
+                        if type(value) is not str or value in container:
+                            raise _Refused
+                        pending_keys[-1] = value
+                        continue
+                    container[key] = value
+                    pending_keys[-1] = None
+                else:
+                    container.append(value)  # type: ignore[union-attr]
+            if type(value) is dict or type(value) is list:
+                containers.append(value)
+                pending_keys.append(None)
+    except (yaml.YAMLError, _NonFinite, _IntegerOutOfRange):
+        raise _Refused from None
+    finally:
+        parser.dispose()
+    if documents == 0:
+        raise _Refused
+    return root
+
+
+def read_yaml_data(text: str, limits: Limits, name: str) -> object:
+    """The data of a YAML text in the profile, without a source map (``yaml_source_map``
+    builds one when a diagnostic needs a position); a violation raises the same located
+    DescriptionError as ``walk_yaml_events``."""
+    try:
+        return _fast_data(text, limits)
+    except _Refused:
+        data, _ = walk_yaml_events(text, limits, name)
+        return data  # not reached: the full walk refuses what the fast one did
+
+
+def yaml_source_map(text: str) -> SourceMap:
+    """The source map ``walk_yaml_events`` builds, for a text that already passed it: the
+    same positions, without the data or the profile checks."""
+    source_map = SourceMap()
+    keys, values = source_map.keys, source_map.values
+    # One entry per open container: its pointer, the pending key and its position (a
+    # mapping) or the next index (a sequence).
+    pointers: list[str] = []
+    pending: list[str | int | None] = []
+    key_positions: list[tuple[int, int]] = []
+    parser = yaml.CSafeLoader(text)
+    try:
+        get_event: Callable[[], Any] = parser.get_event  # events differ in their attributes
+        while True:
+            event = get_event()
+            kind = type(event)
+            is_start = kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent
+            if kind is yaml.ScalarEvent or is_start:
+                mark = event.start_mark
+                position = (mark.line + 1, mark.column + 1)
+                if not pointers:
+                    current = ""
+                else:
+                    slot = pending[-1]
+                    if slot is None:  # a mapping's key
+                        pending[-1] = event.value
+                        key_positions[-1] = position
+                        continue
+                    if type(slot) is int:
+                        current = pointers[-1] + "/" + str(slot)
+                        pending[-1] = slot + 1
+                    else:
+                        current = pointers[-1] + "/" + jp.escape(slot)
+                        keys[current] = key_positions[-1]
+                        pending[-1] = None
+                values[current] = position
+                if is_start:
+                    pointers.append(current)
+                    pending.append(None if kind is yaml.MappingStartEvent else 0)
+                    key_positions.append((1, 1))
+            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                pointers.pop()
+                pending.pop()
+                key_positions.pop()
+            elif kind is yaml.StreamEndEvent:
+                break
+    finally:
+        parser.dispose()
+    return source_map

@@ -19,6 +19,7 @@ from ..source import pointer as jp
 from ..spec.schema import document_schema
 from ..spec.schema070 import document_schema_070
 from ..spec.versions import SPEC_0_7_0, VERSION_RULE, Specification
+from .compiled_schema import structure_is_valid
 from .locations import MEMBERS_RULE, object_kind
 from .registry import MAX_FINDINGS, too_many_findings
 from .rule_ids import COMPONENT_REFERENCES, EXTENSION_PLACEMENT, INPUT_SCHEMA_MEMBERS, PROTOCOL_SCOPE_CONSISTENCY
@@ -64,6 +65,8 @@ def _validator(spec: Specification) -> Validator:
 
 
 def validate_structure(data: object, spec: Specification) -> list[Diagnostic]:
+    if structure_is_valid(data, spec):  # compiled, proven to agree; jsonschema explains the rest
+        return []
     diagnostics: dict[tuple[str | None, str, str], Diagnostic] = {}
     for raw in _validator(spec).iter_errors(cast(Any, data)):
         if len(diagnostics) >= MAX_FINDINGS:  # jsonschema finds them lazily: stop asking

@@ -1,0 +1,76 @@
+"""``serve`` rebuilds incrementally (pages whose inputs did not change are reused): after
+any sequence of edits, each rebuild must give the very site a fresh full build gives."""
+
+from __future__ import annotations
+
+import copy
+import io
+import shutil
+from pathlib import Path
+from typing import Any
+
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mcpdesc_docs.config import load_config
+from mcpdesc_docs.devserver.project import ProjectBuilder
+from mcpdesc_docs.pipeline import render_description
+
+from .sites import SAMPLE, SAMPLE_DIR, load_data
+
+KINDS = ["tools", "resources", "resourceTemplates", "prompts"]
+WORDS = ["Changed words.", "**Bold** text", "", "Search tickets", "<b>not html</b>"]
+
+
+def edit(document: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
+    """One edit an author might save: words, a name, an item added or removed, a tag."""
+    document = copy.deepcopy(document)
+    kind = data.draw(st.sampled_from(KINDS))
+    items = document.get(kind) or []
+    action = data.draw(st.sampled_from(["describe", "title", "rename", "add", "remove", "tag", "info", "invalid"]))
+    index = data.draw(st.integers(0, max(len(items) - 1, 0)))
+    if action == "describe" and items:
+        items[index]["description"] = data.draw(st.sampled_from(WORDS))
+    elif action == "title" and items:
+        items[index]["title"] = data.draw(st.sampled_from([*WORDS[:2], "Another title"]))
+    elif action == "rename" and kind in ("tools", "prompts") and items:
+        items[index]["name"] = items[index]["name"] + data.draw(st.sampled_from(["_x", "_y"]))
+    elif action == "add" and items:
+        added = copy.deepcopy(items[index])
+        if "name" in added:
+            added["name"] = added["name"] + "_copy"
+        if "uri" in added:
+            added["uri"] = added["uri"] + "-copy"
+        if "uriTemplate" in added:
+            added["uriTemplate"] = added["uriTemplate"] + "/copy"
+        items.insert(data.draw(st.integers(0, len(items))), added)
+    elif action == "remove" and len(items) > 1:
+        del items[index]
+    elif action == "tag":
+        document["tags"][0]["description"] = data.draw(st.sampled_from(WORDS))
+    elif action == "info":
+        document["info"]["title"] = data.draw(st.sampled_from(["Helpdesk", "Help desk (edited)"]))
+    elif action == "invalid":
+        document["info"]["version"] = 7  # a failed build between good ones
+    return document
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_incremental_rebuilds_equal_full_builds(tmp_path_factory: Any, data: st.DataObject) -> None:
+    project = tmp_path_factory.mktemp("incremental")
+    shutil.copy(SAMPLE_DIR / "mcpdesc-docs.yml", project / "mcpdesc-docs.yml")
+    description = project / SAMPLE.name
+    document = load_data(SAMPLE)
+    description.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    builder = ProjectBuilder(project, out=io.StringIO(), err=io.StringIO())
+    assert builder.build().ok
+    for _ in range(data.draw(st.integers(1, 5))):
+        document = edit(document, data)
+        description.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+        incremental = builder.build([str(description)])
+        full = render_description(load_config(Path(project))).files
+        assert incremental.files == full
