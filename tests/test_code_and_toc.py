@@ -214,3 +214,27 @@ def test_a_later_variant_says_what_differs_from_the_one_before(tmp_path):
     page = parse(built(tmp_path / "b", document) / "tools" / "assign_issue.html")
     same = page.select("section.variant")[1].select_one("[data-variant-changes]")
     assert same.get_text(strip=True) == "The same declaration as for MCP 2025-06-18, for other protocol versions."
+
+
+def test_a_later_variant_folds_what_it_shares_with_the_one_before(tmp_path):
+    document = base_document()
+    first = document["tools"][0]
+    first["protocolVersions"] = ["2025-06-18"]
+    second = json.loads(json.dumps(first))
+    second["protocolVersions"] = ["2025-11-25", "2026-07-28"]
+    second["inputSchema"]["properties"]["note"] = {"type": "string"}
+    # A card that differs only in onDecline: it must not hide behind "Same as".
+    second["elicitations"][0]["onDecline"] = "The issue stays unassigned."
+    document["tools"] = [first, second]
+    page = parse(built(tmp_path, document) / "tools" / "assign_issue.html")
+    earlier, later = page.select("section.variant")
+    assert not earlier.select("[data-unchanged]")
+    changes = [li.get_text() for li in later.select("[data-variant-changes] li")]
+    assert changes == ["Parameters: added note", "What it may ask the user: changed choose_assignee"]
+    folded = {d.find_parent("section")["id"]: d for d in later.select("details[data-unchanged]")}
+    assert set(folded) == {"variant-2-security"}, folded.keys()
+    assert folded["variant-2-security"].summary.get_text() == "Same as for MCP 2025-06-18"
+    assert not folded["variant-2-security"].has_attr("open")
+    # Folded, not gone: the content is still on the page for readers and search.
+    assert folded["variant-2-security"].select_one(".security, p, dl") is not None
+    assert later.select_one("#variant-2-parameters details[data-unchanged]") is None

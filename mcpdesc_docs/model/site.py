@@ -439,6 +439,10 @@ class VariantChanges:
     changes: tuple[Change, ...]
     """Empty: the same declaration for other protocol versions."""
 
+    def unchanged(self, facet: str) -> bool:
+        """Whether this variant's ``facet`` is the one before's (its section can fold)."""
+        return all(change.facet != facet for change in self.changes)
+
 
 @dataclass(frozen=True, slots=True)
 class Page:

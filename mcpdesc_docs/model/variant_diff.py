@@ -10,10 +10,11 @@ variant's rows once (the tables are already bounded by ``schema_tree.MAX_ROWS``)
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from itertools import pairwise
 
 from .schema_tree import SchemaRow, SchemaTree
-from .site import Change, Variant, VariantChanges
+from .site import Change, Elicitation, Variant, VariantChanges
 
 MAX_NAMES = 12
 """Names listed per kind of change; more are counted (the tables below show them all)."""
@@ -50,6 +51,27 @@ def _named(items: Iterable[tuple[str, object]]) -> dict[str, tuple[str, object]]
     return {name: (name, facts) for name, facts in items}
 
 
+def _card_facts(card: Elicitation) -> tuple[object, ...]:
+    # Everything a card shows: a later variant folds an unchanged section, so a fact left
+    # out here would be hidden behind "Same as for MCP ...".
+    shown = (card.mode, card.message, card.when, card.on_decline, card.on_cancel, card.url)
+    return (*shown, card.schema_json, card.extensions)
+
+
+def _example_facts(variant: Variant) -> dict[str, tuple[str, object]]:
+    """Examples, interaction examples and completion examples by name (anchors aside: they
+    carry the variant's prefix)."""
+    facts: dict[str, tuple[str, object]] = {}
+    for example in variant.examples:
+        facts[f"example:{example.name}"] = (example.name, replace(example, anchor=""))
+    for interaction in variant.interaction_examples:
+        steps = tuple(replace(step, declaration_anchor=None) for step in interaction.steps)
+        facts[f"interaction:{interaction.name}"] = (interaction.name, replace(interaction, anchor="", steps=steps))
+    for completion in variant.completion_examples:
+        facts[f"completion:{completion.name}"] = (completion.name, replace(completion, anchor=""))
+    return facts
+
+
 def compare_variants(before: Variant, after: Variant) -> VariantChanges:
     """What ``after`` changes from ``before``, facet by facet, in page order."""
     changes: list[Change | None] = []
@@ -75,15 +97,15 @@ def compare_variants(before: Variant, after: Variant) -> VariantChanges:
     )
     changes.append(
         _by_name(
-            _named((c.name, (c.mode, c.message, c.when, c.schema_json)) for c in before.elicitations),
-            _named((c.name, (c.mode, c.message, c.when, c.schema_json)) for c in after.elicitations),
+            _named((c.name, _card_facts(c)) for c in before.elicitations),
+            _named((c.name, _card_facts(c)) for c in after.elicitations),
             "elicitations",
         )
     )
     changes.append(
         _by_name(
-            _named((e.name, e.parts) for e in before.examples),
-            _named((e.name, e.parts) for e in after.examples),
+            _example_facts(before),
+            _example_facts(after),
             "examples",
         )
     )
