@@ -87,6 +87,46 @@ def test_a_block_too_long_to_highlight_is_escaped_plain_text():
     assert str(highlight("<x>", "python")) == "&lt;x&gt;"
 
 
+def test_one_lexer_and_formatter_serve_every_block_with_the_output_of_fresh_ones(monkeypatch):
+    from pygments import highlight as pygments_highlight
+    from pygments.formatters import html as pygments_html
+    from pygments.lexers.data import JsonLexer, YamlLexer
+
+    from mcpdesc_docs.render import highlight as module
+
+    made = 0
+    original_init = pygments_html.HtmlFormatter.__init__
+
+    def counting_init(self: Any, **options: Any) -> None:
+        nonlocal made
+        made += 1
+        original_init(self, **options)
+
+    monkeypatch.setattr(pygments_html.HtmlFormatter, "__init__", counting_init)
+    module.highlight.cache_clear()
+    module._tools.cache_clear()
+    # Interleaved, with YAML whose lexer keeps state within a block (block scalars, indents).
+    blocks = [
+        ('{"a": [1, {"b": "<c>"}]}', "json"),
+        ("k: |\n  text\n  more\nl:\n  - 1\n", "yaml"),
+        ("\n\n{}\n", "json"),
+        ("a: >\n  folded\nb: 'q'\n", "yml"),
+        ('{"unterminated": ', "jsonc"),
+        ("- x\n- [y, z]", "yaml"),
+    ] * 3
+    for i, (code, language) in enumerate(blocks):
+        code = code + " " * i  # distinct blocks: the result cache must not answer
+        lexer = JsonLexer() if module.LANGUAGES[language] == "json" else YamlLexer()
+        lexer.stripnl = False
+        expected = pygments_highlight(code, lexer, pygments_html.HtmlFormatter(nowrap=True))
+        if not code.endswith("\n"):
+            expected = expected.removesuffix("\n")
+        made -= 1  # the reference's own formatter
+        assert str(module.highlight(code, language)) == expected
+    assert made == 2  # one per language (JSON, YAML), for all 18 blocks
+    module._tools.cache_clear()  # nothing patched stays behind
+
+
 def test_a_tool_request_carries_its_first_example_or_schema_placeholders(tmp_path):
     document = base_document()
     tool = document["tools"][0]
