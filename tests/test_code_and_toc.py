@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from markupsafe import escape
+from markupsafe import Markup, escape
 
 from mcpdesc_docs.model.requests import MAX_VALUES, placeholder
 from mcpdesc_docs.render.highlight import MAX_HIGHLIGHT, highlight
@@ -125,6 +125,20 @@ def test_one_lexer_and_formatter_serve_every_block_with_the_output_of_fresh_ones
         assert str(module.highlight(code, language)) == expected
     assert made == 2  # one per language (JSON, YAML), for all 18 blocks
     module._tools.cache_clear()  # nothing patched stays behind
+
+
+def test_breakable_names_are_worked_out_once_and_stay_escaped():
+    from mcpdesc_docs.render.pages import breakable
+
+    breakable.cache_clear()
+    first = breakable("search_tickets<b>Now")
+    assert str(first) == "search_<wbr>tickets&lt;b&gt;Now"
+    for _ in range(5):  # every page's sidebar asks again
+        assert breakable("search_tickets<b>Now") is first
+    assert breakable.cache_info().misses == 1
+    # Markup compares equal to its text, so it shares the entry: the result is the same,
+    # as the parts are escaped whatever the input's type.
+    assert str(breakable(Markup("search_tickets<b>Now"))) == str(first)
 
 
 def test_a_tool_request_carries_its_first_example_or_schema_placeholders(tmp_path):

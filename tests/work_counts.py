@@ -7,13 +7,14 @@ from collections.abc import Callable
 from typing import Any
 
 from mcpdesc_docs.model import schema_tree
-from mcpdesc_docs.render import markdown
+from mcpdesc_docs.render import markdown, pages
 
 
 def fresh_caches() -> None:
     """Text-keyed caches (kept for ``serve``) would let one size reuse the other's work."""
     markdown.clear_caches()
     schema_tree._tree_of_text.cache_clear()
+    pages.breakable.cache_clear()
 
 
 def calls(work: Callable[[], Any]) -> int:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from html import escape as _html_escape
 from typing import Any, TypedDict
 from urllib.parse import urlsplit
@@ -173,10 +174,14 @@ def _template_location(exc: BaseException, fallback: str) -> tuple[str, int | No
 _BREAK_AFTER = re.compile(r"(?<=[_./:-])(?=.)|(?<=[a-z0-9])(?=[A-Z])")
 
 
+@lru_cache(maxsize=16384)
 def breakable(text: str) -> Markup:
     """``text`` escaped, with line-break opportunities (``<wbr>``) after ``_ . / : -`` and
     between camelCase words: a narrow sidebar or phone table wraps ``search_tickets`` as
-    ``search_`` / ``tickets``, never in the middle of a word."""
+    ``search_`` / ``tickets``, never in the middle of a word.
+
+    Memoised: every page's sidebar breaks the same names again (47,000 calls for 1,200
+    distinct names at N = 1,000), and the result is an immutable string."""
     return Markup("<wbr>").join(escape(part) for part in _BREAK_AFTER.split(text))
 
 
