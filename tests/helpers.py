@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from typing import Any
 
 from mcpdesc_docs.diagnostics import Diagnostic
@@ -55,3 +56,18 @@ def errors_of(document: dict[str, Any]) -> list[Diagnostic]:
 
 def describe(diagnostics: list[Diagnostic]) -> str:
     return "\n".join(f"{d.severity.value} {d.rule} {d.requirement} {d.code} {d.path}: {d.message}" for d in diagnostics)
+
+
+Path = tuple[str | int, ...]
+"""Where a value sits in a document: member names and item indices."""
+
+
+def walk(value: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:
+    """Every value in a JSON-like document with its path, the document itself first."""
+    yield path, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from walk(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from walk(item, (*path, index))

@@ -4,7 +4,6 @@ get no error; mutations that are invalid by construction always get at least one
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
@@ -12,12 +11,11 @@ from hypothesis import strategies as st
 
 from mcpdesc_docs.spec.revisions import REVISIONS
 
-from .helpers import describe, diagnostics_of
+from .helpers import Path, describe, diagnostics_of, walk
 from .rich_document import rich
 from .sites import EXAMPLES, SAMPLE, load_data
 
 Doc = dict[str, Any]
-Path = tuple[str | int, ...]
 
 BASES: list[Doc] = [rich(), load_data(SAMPLE), *(load_data(p) for p in EXAMPLES)]
 REQUIRED = {
@@ -28,16 +26,6 @@ REQUIRED = {
     "prompts": ("name",),
     "elicitations": ("name", "mode", "message"),
 }
-
-
-def walk(value: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:
-    yield path, value
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from walk(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from walk(item, (*path, index))
 
 
 def get(document: Doc, path: Path) -> Any:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,25 +18,14 @@ from mcpdesc_docs.source import pointer as jp
 from mcpdesc_docs.source.load import parse_text
 from mcpdesc_docs.validation.validator import validate_source
 
-from .helpers import base_document, describe, diagnostics_of
+from .helpers import Path, base_document, describe, diagnostics_of, walk
 from .shared_data import CONFORMANCE, descriptions_in
 from .sites import EXAMPLES, load_data
 
 Doc = dict[str, Any]
-Path = tuple[str | int, ...]
 
 VALID = [*descriptions_in(CONFORMANCE / "expected-valid"), *EXAMPLES]
 BASES: list[tuple[str, Doc]] = [(path.name, load_data(path)) for path in VALID]
-
-
-def walk(value: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:
-    yield path, value
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from walk(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from walk(item, (*path, index))
 
 
 def _under_result(path: Path) -> bool:
