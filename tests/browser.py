@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -29,3 +29,20 @@ def chromium() -> Iterator[Browser]:
             yield browser
         finally:
             browser.close()
+
+
+@contextmanager
+def tab_at(browser: Browser, width: int, theme: str, *, bypass_csp: bool = False) -> Iterator[Page]:
+    """A page at ``width`` px in the ``theme`` colour scheme that must end without a script
+    error or a console error. ``bypass_csp`` only for tests that run scripts of their own
+    in the page (the site's CSP refuses them)."""
+    context = browser.new_context(viewport={"width": width, "height": 800}, color_scheme=theme, bypass_csp=bypass_csp)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    try:
+        yield page
+    finally:
+        context.close()
+    assert problems == []

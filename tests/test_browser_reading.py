@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .browser import chromium
+from .browser import chromium, tab_at
 from .helpers import base_document
 from .sites import SAMPLE_DIR, build
 from .test_code_and_toc import nested_schema
@@ -40,14 +40,8 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture(params=[(w, t) for w in WIDTHS for t in THEMES], ids=lambda p: f"{p[0]}px-{p[1]}")
 def tab(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
     width, theme = request.param
-    context = browser.new_context(viewport={"width": width, "height": 800}, color_scheme=theme)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
-    yield page
-    context.close()
-    assert problems == []
+    with tab_at(browser, width, theme) as page:
+        yield page
 
 
 def width_of(page: Page) -> int:

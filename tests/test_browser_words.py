@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
-from .browser import chromium
+from .browser import chromium, tab_at
 from .helpers import base_document
 from .sites import build
 
@@ -74,13 +74,8 @@ def browser() -> Iterator[Browser]:
 def tab(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
     width, theme = request.param
     # bypass_csp: the measurements below are scripts of the test's, not the page's.
-    context = browser.new_context(viewport={"width": width, "height": 800}, color_scheme=theme, bypass_csp=True)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    yield page
-    context.close()
-    assert problems == []
+    with tab_at(browser, width, theme, bypass_csp=True) as page:
+        yield page
 
 
 def font_size(page: Page, selector: str) -> float:
@@ -92,7 +87,7 @@ def fits_the_screen(page: Page) -> bool:
 
 
 def test_a_tool_page_says_what_is_true_where_a_reader_sees_it(tab: Page, site: Path) -> None:
-    tab.goto((site / "tools").glob("*.html").__next__().as_uri())
+    tab.goto((site / "tools" / f"{LONG_NAME.lower()}.html").as_uri())
     # Hints that agree: a read-only tool has no write hints; annotations.title heads the page.
     assert tab.locator(".variant .hints").inner_text().split("\n") == ["Read-only"]
     assert tab.locator("h1").inner_text() == "Look up"
