@@ -24,9 +24,9 @@ from ..model.schema_tree import group_rows
 from ..model.site import Page, Scope, Site, Tag, label
 from .highlight import highlight
 from .markdown import render_inline, render_markdown
-from .search import search_files
+from .search import entries_json, page_entries, search_files
 from .theme import Theme, create_environment
-from .twins import twin_files, twin_path
+from .twins import llms_txt, page_twin, twin_path
 from .words import WORDS_TEMPLATE, Words
 
 
@@ -219,9 +219,20 @@ class RenderCache:
     model compares equal is taken from the cache."""
 
     skeleton: object = None
-    pages: dict[str, tuple[Page, bytes]] = field(default_factory=dict)
+    pages: dict[str, PageOutput] = field(default_factory=dict)
     rendered: int = 0
     """Pages rendered (not reused) by the last build, for tests and the bench."""
+
+
+@dataclass(frozen=True, slots=True)
+class PageOutput:
+    """What one primitive page contributes to the site: its HTML, its Markdown twin and its
+    piece of the search index (all three depend only on the page and the skeleton)."""
+
+    page: Page
+    html: bytes
+    twin: bytes
+    search: str
 
 
 def _skeleton(site: Site, config: Config, downloads: tuple[Download, ...]) -> object:
@@ -269,14 +280,20 @@ def render_site(
 
     outputs: dict[str, bytes] = {}
     page("index.html", "index.html")
-    fresh: dict[str, tuple[Page, bytes]] = {}
+    with located_template_errors(WORDS_TEMPLATE):  # the twins and the index speak the theme's words
+        words = Words(env)
+    fresh: dict[str, PageOutput] = {}
     for primitive in site.pages:
         previous = reusable.get(primitive.path)
-        if previous is not None and previous[0] == primitive:
-            outputs[primitive.path] = previous[1]
-        else:
+        if previous is None or previous.page != primitive:
             page("primitive.html", primitive.path, primitive)
-        fresh[primitive.path] = (primitive, outputs[primitive.path])
+            with located_template_errors(WORDS_TEMPLATE):
+                twin = page_twin(primitive, words).encode("utf-8")
+                search = entries_json(page_entries(site, primitive))
+            previous = PageOutput(primitive, outputs[primitive.path], twin, search)
+        fresh[primitive.path] = previous
+        outputs[primitive.path] = previous.html
+        outputs[twin_path(primitive.path)] = previous.twin
     for tag in site.tags:
         page("tag.html", tag.path, tag=tag)
     base_href = urlsplit(config.site_url).path if config.site_url else None
@@ -285,10 +302,9 @@ def render_site(
         listed = ["index.html", *(p.path for p in site.pages), *(t.path for t in site.tags)]
         outputs["sitemap.xml"] = _sitemap(site, config.site_url, listed)
     outputs[".nojekyll"] = b""
-    with located_template_errors(WORDS_TEMPLATE):  # the twins and the index speak the theme's words
-        words = Words(env)
-        outputs.update(search_files(site, words))
-        outputs.update(twin_files(site, config.site_url, words))
+    with located_template_errors(WORDS_TEMPLATE):
+        outputs.update(search_files(site, words, (output.search for output in fresh.values())))
+        outputs["llms.txt"] = llms_txt(site, config.site_url).encode("utf-8")
     outputs.update({download.path: download.content for download in downloads})
     outputs.update(_assets(theme, config))
     if cache is not None:

@@ -10,6 +10,7 @@ script element, so search also works when the site is opened from ``file://``, w
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..kinds import BY_NAME
@@ -109,34 +110,39 @@ def _variant_entries(site: Site, page: Page, variant: Variant) -> list[Entry]:
     return entries
 
 
-def build_search_index(site: Site, words: Words) -> list[Entry]:
+def page_entries(site: Site, page: Page) -> list[Entry]:
+    """A primitive page's entries: the page itself, then what its variants declare."""
+    description = next((v.description for v in page.variants if v.description), None)
     entries = [
         Entry(
-            site.server.title,
-            "Server overview",
-            "index.html",
-            _clip(plain_text(site.server.description)),
-            site.server.name,
+            page.title,
+            BY_NAME[page.kind].singular + (" (deprecated)" if page.deprecated else ""),
+            page.path,
+            _clip(first_sentence(plain_text(description), MAX_TEXT) if description else ""),
+            " ".join({page.name, *(v.name for v in page.variants)}),
+            _only_in(page.scope.versions, site),
         )
     ]
-    for page in site.pages:
-        description = next((v.description for v in page.variants if v.description), None)
-        entries.append(
-            Entry(
-                page.title,
-                BY_NAME[page.kind].singular + (" (deprecated)" if page.deprecated else ""),
-                page.path,
-                _clip(first_sentence(plain_text(description), MAX_TEXT) if description else ""),
-                " ".join({page.name, *(v.name for v in page.variants)}),
-                _only_in(page.scope.versions, site),
-            )
-        )
-        for variant in page.variants:
-            entries.extend(_variant_entries(site, page, variant))
+    for variant in page.variants:
+        entries.extend(_variant_entries(site, page, variant))
+    return _unique(entries)
+
+
+def site_entries(site: Site, words: Words) -> tuple[list[Entry], list[Entry]]:
+    """The entries that belong to no primitive page: the overview's (first in the index)
+    and the tags' and security schemes' (last)."""
+    overview = Entry(
+        site.server.title,
+        "Server overview",
+        "index.html",
+        _clip(plain_text(site.server.description)),
+        site.server.name,
+    )
+    after: list[Entry] = []
     for tag in site.tags:
-        entries.append(Entry(tag.name, "Tag", tag.path, _clip(plain_text(tag.description)), tag.name))
+        after.append(Entry(tag.name, "Tag", tag.path, _clip(plain_text(tag.description)), tag.name))
     for scheme in site.security_schemes:
-        entries.append(
+        after.append(
             Entry(
                 scheme.name,
                 f"Security scheme ({words.scheme_type(scheme.type)})",
@@ -147,7 +153,7 @@ def build_search_index(site: Site, words: Words) -> list[Entry]:
         )
         for flow in scheme.flows:
             for scope, description in flow.scopes:
-                entries.append(
+                after.append(
                     Entry(
                         scope,
                         f"OAuth scope of {scheme.name}",
@@ -156,7 +162,15 @@ def build_search_index(site: Site, words: Words) -> list[Entry]:
                         scope,
                     )
                 )
-    return _unique(entries)
+    return [overview], _unique(after)
+
+
+def build_search_index(site: Site, words: Words) -> list[Entry]:
+    """Every entry, in index order. Each page's urls start with its own path and the rest
+    with ``index.html`` or a tag page's, so duplicates (same url and title) can only occur
+    within one group: removing them group by group is the same as over the whole index."""
+    before, after = site_entries(site, words)
+    return [*before, *(entry for page in site.pages for entry in page_entries(site, page)), *after]
 
 
 def _unique(entries: list[Entry]) -> list[Entry]:
@@ -170,14 +184,26 @@ def _unique(entries: list[Entry]) -> list[Entry]:
     return kept
 
 
-def search_files(site: Site, words: Words) -> dict[str, bytes]:
+def entries_json(entries: list[Entry]) -> str:
+    """Entries as the members of a JSON array, without the brackets (the index is the
+    pages' pieces joined with commas, so an unchanged page's piece can be reused)."""
     # Field by field: dataclasses.asdict deep-copies and is several times slower.
     data = [
         {"title": e.title, "kind": e.kind, "url": e.url, "text": e.text, "names": e.names}
         | ({"versions": e.versions} if e.versions else {})
-        for e in build_search_index(site, words)
+        for e in entries
     ]
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))[1:-1]
+
+
+def search_files(site: Site, words: Words, page_pieces: Iterable[str] | None = None) -> dict[str, bytes]:
+    """``page_pieces``: each primitive page's ``entries_json(page_entries(...))``, in page
+    order (made here when not given)."""
+    if page_pieces is None:
+        page_pieces = (entries_json(page_entries(site, page)) for page in site.pages)
+    before, after = site_entries(site, words)
+    pieces = [entries_json(before), *page_pieces, entries_json(after)]
+    text = "[" + ",".join(piece for piece in pieces if piece) + "]"
     return {
         "search-index.json": text.encode("utf-8"),
         "search-index.js": f"window.MCPDESC_SEARCH_INDEX = {text};\n".encode(),

@@ -172,9 +172,3 @@ def llms_txt(site: Site, site_url: str | None) -> str:
             summary = f": {page.summary}" if page.summary else ""
             lines.append(f"- [{page.label}]({base}{twin_path(page.path)}){summary}")
     return "\n".join(lines).rstrip() + "\n"
-
-
-def twin_files(site: Site, site_url: str | None, words: Words) -> dict[str, bytes]:
-    files = {twin_path(page.path): page_twin(page, words).encode("utf-8") for page in site.pages}
-    files["llms.txt"] = llms_txt(site, site_url).encode("utf-8")
-    return files
