@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .config import Config
 from .model.builder import build_site
+from .model.primitives import PageCache
 from .model.urls import slugify
 from .render.pages import Download, RenderCache, render_site
 from .render.theme import load_theme
@@ -69,9 +70,13 @@ def protected_paths(config: Config) -> list[Path]:
 
 
 def render_description(
-    config: Config, validation: ValidationResult | None = None, cache: RenderCache | None = None
+    config: Config,
+    validation: ValidationResult | None = None,
+    cache: RenderCache | None = None,
+    page_cache: PageCache | None = None,
 ) -> BuildOutcome:
-    """Validate (unless already done) and render in memory; nothing is written."""
+    """Validate (unless already done) and render in memory; nothing is written. The
+    caches (``serve``'s) carry pages from one build to the next."""
     if validation is None:
         validation = validate_file(
             config.description, name=str(config.description), limits=config.limits, suppress=config.suppress
@@ -79,7 +84,7 @@ def render_description(
     checked = validation.accepted(strict=config.strict)
     if checked is None:
         return BuildOutcome(validation, None)
-    site = build_site(checked.document)
+    site = build_site(checked.document, page_cache)
     files = render_site(site, load_theme(config.theme), config, description_downloads(checked.source), cache)
     pages = sum(1 for path in files if path.endswith(".html"))
     return BuildOutcome(validation, files, pages, site.legacy_format)

@@ -28,7 +28,23 @@ def edit(document: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
     document = copy.deepcopy(document)
     kind = data.draw(st.sampled_from(KINDS))
     items = document.get(kind) or []
-    action = data.draw(st.sampled_from(["describe", "title", "rename", "add", "remove", "tag", "info", "invalid"]))
+    action = data.draw(
+        st.sampled_from(
+            [
+                "describe",
+                "title",
+                "rename",
+                "add",
+                "remove",
+                "tag",
+                "info",
+                "invalid",
+                "default",
+                "component",
+                "versions",
+            ]
+        )
+    )
     index = data.draw(st.integers(0, max(len(items) - 1, 0)))
     if action == "describe" and items:
         items[index]["description"] = data.draw(st.sampled_from(WORDS))
@@ -53,6 +69,17 @@ def edit(document: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
         document["info"]["title"] = data.draw(st.sampled_from(["Helpdesk", "Help desk (edited)"]))
     elif action == "invalid":
         document["info"]["version"] = 7  # a failed build between good ones
+    elif action == "default" and kind == "tools" and items:
+        # 1, 1.0 and true compare equal in Python: a reused page must not hide the change.
+        properties = items[index].get("inputSchema", {}).get("properties")
+        if properties:
+            first = next(iter(properties.values()))
+            first["default"] = data.draw(st.sampled_from([1, 1.0, True, "1"]))
+    elif action == "component":
+        schema = document["components"]["schemas"]["TicketIdInput"]
+        schema["properties"]["ticket_id"]["description"] = data.draw(st.sampled_from(WORDS))
+    elif action == "versions":
+        document["protocolVersions"] = data.draw(st.sampled_from([["2025-11-25", "2026-07-28"], ["2026-07-28"]]))
     return document
 
 
@@ -74,3 +101,42 @@ def test_incremental_rebuilds_equal_full_builds(tmp_path_factory: Any, data: st.
         incremental = builder.build([str(description)])
         full = render_description(load_config(Path(project))).files
         assert incremental.files == full
+
+
+def tool_list(count: int, changed: int | None = None) -> str:
+    tools = "".join(
+        f"  - name: tool_{i}\n    description: {'Edited.' if i == changed else f'Tool {i}.'}\n"
+        "    inputSchema:\n      type: object\n      properties:\n        q: {type: string, default: 1}\n"
+        for i in range(count)
+    )
+    return (
+        'mcpdesc: "0.9.0"\ninfo:\n  name: t\n  version: "1"\nprotocolVersions: [2025-11-25]\n'
+        f"transports:\n  - type: stdio\n    command: t\ntools:\n{tools}"
+    )
+
+
+def test_an_edit_to_one_tool_builds_and_renders_one_page(tmp_path: Path) -> None:
+    description = tmp_path / "d.mcpdesc.yaml"
+    description.write_text(tool_list(30), encoding="utf-8")
+    builder = ProjectBuilder(description, out=io.StringIO(), err=io.StringIO())
+    assert builder.build().ok
+    assert builder.page_cache.built == 30
+    description.write_text(tool_list(30, changed=5), encoding="utf-8")
+    rebuilt = builder.build([str(description)])
+    assert builder.page_cache.built == 1
+    assert builder.render_cache.rendered == 3  # the tool's page, the overview and 404.html
+    assert rebuilt.files == render_description(load_config(description)).files
+    # 1 and true compare equal in Python; the page must still show the new default.
+    typed = tool_list(30, changed=5).replace(
+        "Tool 7.\n    inputSchema:\n      type: object\n      properties:\n        q: {type: string, default: 1}",
+        "Tool 7.\n    inputSchema:\n      type: object\n      properties:\n        q: {type: string, default: true}",
+    )
+    assert typed != tool_list(30, changed=5)
+    description.write_text(typed, encoding="utf-8")
+    rebuilt = builder.build([str(description)])
+    assert builder.page_cache.built == 1
+    assert rebuilt.files == render_description(load_config(description)).files
+    description.write_text(typed.replace('version: "1"', 'version: "2"'), encoding="utf-8")
+    rebuilt = builder.build([str(description)])
+    assert builder.page_cache.built == 30  # outside the tools: every page is built again
+    assert rebuilt.files == render_description(load_config(description)).files

@@ -9,16 +9,20 @@ from typing import TextIO
 from ..config import Config, load_config
 from ..diagnostics import format_text, write_line, write_report
 from ..errors import ProjectError, UsageError
+from ..model.primitives import PageCache
 from ..pipeline import render_description
 from ..render.pages import RenderCache
 from ..resources import builtin_dir
+from ..source.incremental import IncrementalYaml
+from ..validation.validator import validate_file
 from .builder import Rebuild
 
 
 class ProjectBuilder:
     """Reads the config and the description afresh each time (editing either is an edit
     like any other) and reports in the terminal as ``build`` does. Pages whose content did
-    not change are reused between builds until a template or theme file changes."""
+    not change are reused between builds until a template or theme file changes, and an
+    edit inside one item of the description re-parses only that item."""
 
     def __init__(self, path: Path, *, out: TextIO, err: TextIO) -> None:
         self.path = path
@@ -26,6 +30,17 @@ class ProjectBuilder:
         self.err = err
         self._config: Config | None = None
         self._render_cache = RenderCache()
+        self._page_cache = PageCache()
+        self._yaml = IncrementalYaml()
+        """Re-parses only the edited item of the description, when it can."""
+
+    @property
+    def page_cache(self) -> PageCache:
+        return self._page_cache
+
+    @property
+    def render_cache(self) -> RenderCache:
+        return self._render_cache
 
     @property
     def config(self) -> Config | None:
@@ -38,7 +53,14 @@ class ProjectBuilder:
         try:
             config = load_config(self.path)
             self._config = config
-            outcome = render_description(config, cache=self._render_cache)
+            validation = validate_file(
+                config.description,
+                name=str(config.description),
+                limits=config.limits,
+                suppress=config.suppress,
+                read_yaml=self._yaml.read,
+            )
+            outcome = render_description(config, validation, self._render_cache, self._page_cache)
         except ProjectError as exc:
             self.err.write(format_text(exc.diagnostics))
             return Rebuild(None, tuple(exc.diagnostics))

@@ -16,7 +16,7 @@ from ..spec.versions import SPEC_0_7_0, SPEC_0_8_0
 from ..validation.document import Document, Elicitation
 from .components import Repeats, build_components, component_uses
 from .context import BuildContext
-from .primitives import build_pages
+from .primitives import PageCache, build_pages
 from .security import inherited_view, security_schemes, server_view
 from .server import build_capabilities, build_server, build_tags, declared_tags
 from .site import Site
@@ -35,11 +35,11 @@ def build_context(document: Document) -> BuildContext:
         inherited_security={kind: inherited_view(document.data, transports, kind) for kind in KIND_NAMES},
         declared_tags=declared_tags(document),
         elicitations={pointer: tuple(found) for pointer, found in elicitations.items()},
-        repeats=Repeats(len(json.dumps(document.data, ensure_ascii=False, separators=(",", ":")))),
+        repeats=Repeats(lambda: len(json.dumps(document.data, ensure_ascii=False, separators=(",", ":")))),
     )
 
 
-def _site_of(document: Document) -> Site:
+def _site_of(document: Document, cache: PageCache | None = None) -> Site:
     """The page model of a 0.8.0 or later document."""
     context = build_context(document)
     data = document.data
@@ -55,14 +55,15 @@ def _site_of(document: Document) -> Site:
         security=server_view(context),
         capabilities=build_capabilities(document),
         tags=build_tags(document),
-        pages=build_pages(context),
+        pages=build_pages(context, cache),
         components=build_components(document, component_uses(document, context.elicitations)),
         extensions=extensions(data),
     )
 
 
-def build_site(document: Document) -> Site:
-    """The page model of a document that passed validation (the Document validation built).
+def build_site(document: Document, cache: PageCache | None = None) -> Site:
+    """The page model of a document that passed validation (the Document validation built);
+    ``cache`` (``serve``'s) reuses the previous build's unchanged pages.
     A 0.7.0 description is read through its migration (for display only: nothing is
     invented, missing parts stay missing), so one model and one set of templates serve
     every format version."""
@@ -77,7 +78,7 @@ def build_site(document: Document) -> Site:
             schema_uri=string(data, "$schema"),
             legacy_format="0.7.0",
         )
-    return _site_of(document)
+    return _site_of(document, cache)
 
 
 __all__ = ["build_context", "build_site"]

@@ -6,7 +6,7 @@ so a component's "used N times" counts exactly the references the pages show.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,25 +78,39 @@ class Repeats:
     (plus ``REPEAT_FLOOR``); past that, a use links to the first. Descriptions that reuse
     components the usual way never reach the budget and show every use in full."""
 
-    def __init__(self, description_size: int) -> None:
-        self.budget = REPEAT_FACTOR * description_size + REPEAT_FLOOR
+    def __init__(self, description_size: Callable[[], int]) -> None:
+        # The size is measured on first need (serialising a large description costs, and
+        # most never show a component twice).
+        self._description_size = description_size
+        self._budget: int | None = None
         self._first: dict[str, tuple[ShownElsewhere, int]] = {}
+        self.uses = 0
+        """Calls about a component so far: a page built without any neither read nor
+        changed this state, so it can be reused in a later build (``PageCache``)."""
 
     def elsewhere(self, component: str | None) -> ShownElsewhere | None:
         """Where this use should link to instead of showing the component, or None to show
         it here (its first use, or a repeat within the budget, which it is charged)."""
-        first = self._first.get(component) if component is not None else None
+        if component is None:
+            return None
+        self.uses += 1
+        first = self._first.get(component)
         if first is None:
             return None
         link, weight = first
-        if weight > self.budget:
+        if self._budget is None:
+            self._budget = REPEAT_FACTOR * self._description_size() + REPEAT_FLOOR
+        if weight > self._budget:
             return link
-        self.budget -= weight
+        self._budget -= weight
         return None
 
     def shown(self, component: str | None, weight: int, path: str, page: str) -> None:
         """A use showed the component in full (``weight``: about its bytes)."""
-        if component is not None and component not in self._first:
+        if component is None:
+            return
+        self.uses += 1
+        if component not in self._first:
             self._first[component] = (ShownElsewhere(component, path, page), weight)
 
 

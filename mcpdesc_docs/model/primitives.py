@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..kinds import KIND_NAMES
+from ..kinds import KIND_NAMES, KINDS
 from ..validation.document import Primitive, as_list, as_object, strings
 from .components import resolve, schema_site
 from .context import BuildContext
@@ -153,13 +153,59 @@ def page_groups(context: BuildContext, kind: str) -> list[list[Primitive]]:
     return list(groups.values())
 
 
-def build_pages(context: BuildContext) -> tuple[Page, ...]:
+class PageCache:
+    """The pages of the previous build, for ``serve``: a page is reused when its
+    declarations are the very objects it was built from (``IncrementalYaml`` keeps the
+    items an edit did not touch, and a full parse makes all of them anew), at the same
+    pointers and path, while everything outside the four collections is unchanged. Pages
+    whose schemas or examples name a component are always built: whether a use shows the
+    component or links to its first use depends on the pages before it."""
+
+    def __init__(self) -> None:
+        self._outside: list[tuple[str, object]] = []
+        self._pages: dict[tuple[str, tuple[str, ...]], tuple[tuple[object, ...], Page]] = {}
+        self.built = 0
+        """Pages built (not reused) by the last build, for tests and the bench."""
+
+    def begin(self, data: Mapping[str, Any]) -> None:
+        outside = [(key, value) for key, value in data.items() if key not in _COLLECTIONS]
+        same = len(outside) == len(self._outside) and all(
+            key == old_key and value is old_value
+            for (key, value), (old_key, old_value) in zip(outside, self._outside, strict=True)
+        )
+        if not same:
+            self._pages = {}
+        self._outside = outside
+        self.built = 0
+
+    def get(self, path: str, members: list[Primitive]) -> Page | None:
+        found = self._pages.get((path, tuple(member.pointer for member in members)))
+        if found is None or len(found[0]) != len(members):
+            return None
+        sources, page = found
+        return page if all(source is member.data for source, member in zip(sources, members, strict=True)) else None
+
+    def keep(self, path: str, members: list[Primitive], page: Page) -> None:
+        self._pages[(path, tuple(member.pointer for member in members))] = (tuple(m.data for m in members), page)
+
+
+_COLLECTIONS = frozenset(kind.collection for kind in KINDS)
+
+
+def build_pages(context: BuildContext, cache: PageCache | None = None) -> tuple[Page, ...]:
+    if cache is not None:
+        cache.begin(context.data)
     pages: list[Page] = []
     for kind in KIND_NAMES:
         paths = primitive_pages(kind)
         for members in page_groups(context, kind):
             name = string(members[0].data, "name") or ""
             slug, path = paths.take(name)
+            reused = cache.get(path, members) if cache is not None else None
+            if reused is not None:
+                pages.append(reused)
+                continue
+            uses = context.repeats.uses
             anchors = PageAnchors()
             variant_anchors = anchors.variants(len(members))
             variants = tuple(
@@ -168,8 +214,13 @@ def build_pages(context: BuildContext) -> tuple[Page, ...]:
             )
             union = sorted({v for variant in variants for v in variant.scope.versions})
             scope = Scope(tuple(union), any(v.scope.explicit for v in variants))
-            pages.append(Page(kind, name, slug, path, variants, scope, page_changes(variants)))
+            page = Page(kind, name, slug, path, variants, scope, page_changes(variants))
+            pages.append(page)
+            if cache is not None:
+                cache.built += 1
+                if context.repeats.uses == uses:
+                    cache.keep(path, members, page)
     return tuple(pages)
 
 
-__all__ = ["build_pages", "build_variant"]
+__all__ = ["PageCache", "build_pages", "build_variant"]

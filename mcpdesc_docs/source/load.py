@@ -8,6 +8,7 @@ by ``json`` with the same refusals (``json_text``).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -20,6 +21,8 @@ from .positions import SourceMap, fatal
 from .yaml_events import read_yaml_data, walk_yaml_events, yaml_source_map
 
 Format = Literal["json", "yaml"]
+YamlReader = Callable[[str, Limits, str], object]
+"""Reads YAML text to data (``read_yaml_data``; ``serve`` passes an incremental reader)."""
 
 
 @dataclass(slots=True)
@@ -52,7 +55,9 @@ class Source:
         return diagnostic.located(self.name, line, column)
 
 
-def read_source(path: Path, *, limits: Limits = DEFAULT_LIMITS, name: str | None = None) -> Source:
+def read_source(
+    path: Path, *, limits: Limits = DEFAULT_LIMITS, name: str | None = None, read_yaml: YamlReader = read_yaml_data
+) -> Source:
     """Read and parse a description file. Raises UsageError for I/O problems and
     DescriptionError for anything wrong with the content."""
     display = name or str(path)
@@ -79,10 +84,17 @@ def read_source(path: Path, *, limits: Limits = DEFAULT_LIMITS, name: str | None
         raise UsageError(f"{display}: permission denied") from None
     suffix = path.suffix.lower()
     fmt: Format | None = "json" if suffix == ".json" else "yaml" if suffix in {".yaml", ".yml"} else None
-    return parse_bytes(raw, display, fmt=fmt, limits=limits)
+    return parse_bytes(raw, display, fmt=fmt, limits=limits, read_yaml=read_yaml)
 
 
-def parse_bytes(raw: bytes, name: str, *, fmt: Format | None = None, limits: Limits = DEFAULT_LIMITS) -> Source:
+def parse_bytes(
+    raw: bytes,
+    name: str,
+    *,
+    fmt: Format | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    read_yaml: YamlReader = read_yaml_data,
+) -> Source:
     if len(raw) > limits.max_bytes:
         raise fatal(
             name,
@@ -107,17 +119,24 @@ def parse_bytes(raw: bytes, name: str, *, fmt: Format | None = None, limits: Lim
             column,
             code="invalid-utf-8",
         ) from None
-    return parse_text(text, name, fmt=fmt, limits=limits)
+    return parse_text(text, name, fmt=fmt, limits=limits, read_yaml=read_yaml)
 
 
-def parse_text(text: str, name: str, *, fmt: Format | None = None, limits: Limits = DEFAULT_LIMITS) -> Source:
+def parse_text(
+    text: str,
+    name: str,
+    *,
+    fmt: Format | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    read_yaml: YamlReader = read_yaml_data,
+) -> Source:
     if fmt is None:
         fmt = "json" if text.lstrip()[:1] in ("{", "[") else "yaml"
     try:
         if fmt == "json":
             data = parse_json(text, name, limits)
             return Source(name, "json", text, data)
-        return Source(name, "yaml", text, read_yaml_data(text, limits, name))
+        return Source(name, "yaml", text, read_yaml(text, limits, name))
     except DescriptionError as exc:
         # The text travels with the error so a report can quote the offending line.
         exc.text = text

@@ -237,11 +237,32 @@ class _Refused(Exception):
 _FIRST_CHARS_OF_NON_STRINGS = frozenset("-0123456789ntf")
 
 
-def _fast_data(text: str, limits: Limits) -> object:
+class SequenceLayout:
+    """Where the items of one sequence under the root mapping start in the text (offsets
+    in characters) and how many nodes the document had before each: what an incremental
+    re-read needs to cut one item out of the text and put its data back in place."""
+
+    __slots__ = ("end", "nodes", "starts")
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.nodes: list[int] = []
+        """Nodes before each item; one more entry, for the sequence's end."""
+        self.end = 0
+        """Where the sequence ends (its end event's offset)."""
+
+
+RootLayout = dict[str, SequenceLayout]
+"""By root key: the layout of each sequence the root mapping holds."""
+
+
+def _fast_data(text: str, limits: Limits, layout: RootLayout | None = None) -> tuple[object, int]:
     """The data of a text that keeps to the profile, without positions (they cost more
-    than the data itself): every refusal of ``_Walk`` is detected, but only as
-    ``_Refused``, so that ``_Walk`` can report it with its position and wording."""
+    than the data itself), and its number of nodes: every refusal of ``_Walk`` is
+    detected, but only as ``_Refused``, so that ``_Walk`` can report it with its position
+    and wording. ``layout``, when given, is filled with the root sequences' layouts."""
     parser = yaml.CSafeLoader(text)
+    sequence: SequenceLayout | None = None  # the root sequence being read, for ``layout``
     containers: list[dict[str, object] | list[object]] = []
     pending_keys: list[str | None] = []  # per open container; None: a key comes next (or a sequence)
     root: object = None
@@ -269,6 +290,10 @@ def _fast_data(text: str, limits: Limits) -> object:
                     raise _Refused
                 value = {} if kind is yaml.MappingStartEvent else []
             elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                if sequence is not None and len(containers) == 2:
+                    sequence.end = event.start_mark.index
+                    sequence.nodes.append(nodes)
+                    sequence = None
                 containers.pop()
                 pending_keys.pop()
                 continue
@@ -283,6 +308,9 @@ def _fast_data(text: str, limits: Limits) -> object:
                 continue
             else:  # an alias
                 raise _Refused
+            if sequence is not None and len(containers) == 2:
+                sequence.starts.append(event.start_mark.index)
+                sequence.nodes.append(nodes)
             nodes += 1
             if nodes > max_nodes:
                 raise _Refused
@@ -299,6 +327,8 @@ def _fast_data(text: str, limits: Limits) -> object:
                         continue
                     container[key] = value
                     pending_keys[-1] = None
+                    if layout is not None and type(value) is list and len(containers) == 1:
+                        sequence = layout[key] = SequenceLayout()
                 else:
                     container.append(value)  # type: ignore[union-attr]
             if type(value) is dict or type(value) is list:
@@ -310,15 +340,15 @@ def _fast_data(text: str, limits: Limits) -> object:
         parser.dispose()
     if documents == 0:
         raise _Refused
-    return root
+    return root, nodes
 
 
-def read_yaml_data(text: str, limits: Limits, name: str) -> object:
+def read_yaml_data(text: str, limits: Limits, name: str, layout: RootLayout | None = None) -> object:
     """The data of a YAML text in the profile, without a source map (``yaml_source_map``
     builds one when a diagnostic needs a position); a violation raises the same located
-    DescriptionError as ``walk_yaml_events``."""
+    DescriptionError as ``walk_yaml_events``. ``layout``: see ``_fast_data``."""
     try:
-        return _fast_data(text, limits)
+        return _fast_data(text, limits, layout)[0]
     except _Refused:
         data, _ = walk_yaml_events(text, limits, name)
         return data  # not reached: the full walk refuses what the fast one did

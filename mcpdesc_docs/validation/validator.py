@@ -9,9 +9,10 @@ from ..diagnostics import Diagnostic, count, error
 from ..errors import DescriptionError
 from ..kinds import KINDS
 from ..source.limits import DEFAULT_LIMITS, LIMITS_RULE, Limits
-from ..source.load import Source, read_source
+from ..source.load import Source, YamlReader, read_source
 from ..source.positions import PROFILE_RULE as YAML_PROFILE_RULE
 from ..source.positions import SYNTAX_RULE
+from ..source.yaml_events import read_yaml_data
 from ..spec.versions import Specification, detect
 from .document import Document
 from .registry import load_rules, run_rules
@@ -127,12 +128,17 @@ def validate_source(
 
 
 def validate_file(
-    path: Path, *, name: str | None = None, limits: Limits = DEFAULT_LIMITS, suppress: tuple[str, ...] = ()
+    path: Path,
+    *,
+    name: str | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    suppress: tuple[str, ...] = (),
+    read_yaml: YamlReader = read_yaml_data,
 ) -> ValidationResult:
     """Load and validate one description file. Raises UsageError for I/O problems."""
     display = name or str(path)
     try:
-        source = read_source(path, limits=limits, name=display)
+        source = read_source(path, limits=limits, name=display, read_yaml=read_yaml)
     except DescriptionError as exc:
         # Loading stops at its first problem, always an error: there is nothing to suppress.
         return ValidationResult(display, None, sorted(exc.diagnostics, key=Diagnostic.sort_key), text=exc.text)

@@ -1,0 +1,189 @@
+"""Re-reading a YAML description after an edit, parsing only the item the edit touched.
+
+``serve`` rebuilds on every save, and most saves change one tool, resource or prompt: an
+item of a sequence under the root mapping, written in block style. When the changed text
+lies inside one such item, and the item's new text is indented so that it cannot reach
+outside it, parsing that text alone yields exactly the data a full parse would put there;
+the item is parsed alone and put back in place. Anything else (an edit across items, a
+line that is not indented past the item's start, a limit crossed, anything the item's
+parse refuses) falls back to a full parse, which also gives any diagnostic its usual
+position and wording. The data is then the same as a full parse's, byte for byte.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from dataclasses import replace as replaced
+
+from .limits import Limits
+from .yaml_events import RootLayout, SequenceLayout, _fast_data, _Refused, read_yaml_data
+
+_INDICATOR = re.compile(r" *- +")
+"""What precedes an item on its first line: the block sequence's ``-``, spaces only."""
+_OTHER_LINE_BREAKS = re.compile("[\r\x85\u2028\u2029]")
+"""Line breaks YAML 1.1 knows besides ``\\n``: an item holding one is parsed in full (the
+indentation check below reads lines split at ``\\n`` only)."""
+_ITEM_DEPTH = 2
+"""Containers around an item: the root mapping and its sequence."""
+_CHUNK = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class _Read:
+    text: str
+    limits: Limits
+    """What the text was read within: the rest of the text is not checked again."""
+    data: dict[str, object]
+    nodes: int
+    layout: RootLayout
+
+
+class IncrementalYaml:
+    """Reads successive versions of one YAML text, re-parsing only an edited item when it
+    can. Holds the last successful read; ``reparsed_items`` counts the reads that parsed
+    one item instead of the whole text (for tests and the bench)."""
+
+    def __init__(self) -> None:
+        self._last: _Read | None = None
+        self.reparsed_items = 0
+
+    def read(self, text: str, limits: Limits, name: str) -> object:
+        """The data of ``text``, as ``read_yaml_data`` gives it (raising its DescriptionError)."""
+        last = self._last
+        if last is not None and last.limits == limits:
+            spliced = _splice(last, text, limits)
+            if spliced is not None:
+                self._last = spliced
+                self.reparsed_items += 1
+                return spliced.data
+        self._last = None
+        layout: RootLayout = {}
+        try:
+            data, nodes = _fast_data(text, limits, layout)
+        except _Refused:
+            return read_yaml_data(text, limits, name)  # raises, located
+        if type(data) is dict:
+            self._last = _Read(text, limits, data, nodes, layout)
+        return data
+
+
+def _common_prefix(a: str, b: str) -> int:
+    end = min(len(a), len(b))
+    at = 0
+    while at < end and a[at : at + _CHUNK] == b[at : at + _CHUNK]:
+        at += _CHUNK
+    while at < end and a[at] == b[at]:
+        at += 1
+    return min(at, end)
+
+
+def _common_suffix(a: str, b: str, limit: int) -> int:
+    """The length of the common end of ``a`` and ``b``, at most ``limit``."""
+    length = 0
+    while (
+        length + _CHUNK <= limit
+        and a[len(a) - length - _CHUNK : len(a) - length] == b[len(b) - length - _CHUNK : len(b) - length]
+    ):
+        length += _CHUNK
+    while length < limit and a[len(a) - length - 1] == b[len(b) - length - 1]:
+        length += 1
+    return length
+
+
+def _line_start(text: str, offset: int) -> int:
+    return text.rfind("\n", 0, offset) + 1
+
+
+def _splice(last: _Read, text: str, limits: Limits) -> _Read | None:
+    """The new read, from the last one and the edited item parsed alone; None when the edit
+    does not stay inside one item (or the item cannot be shown to parse the same alone)."""
+    old = last.text
+    if text == old:
+        return last
+    prefix = _common_prefix(old, text)
+    suffix = _common_suffix(old, text, min(len(old), len(text)) - prefix)
+    changed_end = len(old) - suffix  # the old text changed in [prefix, changed_end)
+    for key, sequence in last.layout.items():
+        for index, start in enumerate(sequence.starts):
+            if start > prefix:
+                break
+            region_end = _region_end(old, sequence, index)
+            if changed_end > region_end:
+                continue
+            return _reparse(last, text, key, index, region_end, limits)
+    return None
+
+
+def _region_end(text: str, sequence: SequenceLayout, index: int) -> int:
+    """Where item ``index``'s text ends: at the start of the line of what follows it (the
+    next item's ``-``, or what ends the sequence)."""
+    following = sequence.starts[index + 1] if index + 1 < len(sequence.starts) else sequence.end
+    return following if following >= len(text) else _line_start(text, following)
+
+
+def _reparse(last: _Read, text: str, key: str, index: int, region_end: int, limits: Limits) -> _Read | None:
+    old = last.text
+    sequence = last.layout[key]
+    start = sequence.starts[index]
+    line_start = _line_start(old, start)
+    if not _INDICATOR.fullmatch(old, line_start, start):
+        return None
+    column = start - line_start
+    delta = len(text) - len(old)
+    item_text = text[start : region_end + delta]
+    if region_end < len(old) and not item_text.endswith("\n"):
+        return None  # text inserted before the next item's "-", on its line
+    if not item_text.strip() or _OTHER_LINE_BREAKS.search(item_text) or not _stays_inside(item_text, column):
+        return None
+    depth = limits.max_depth - _ITEM_DEPTH
+    if depth <= 0:
+        return None
+    try:
+        item, nodes = _fast_data(" " * column + item_text, replaced(limits, max_depth=depth))
+    except _Refused:
+        return None
+    total = last.nodes - (sequence.nodes[index + 1] - sequence.nodes[index]) + nodes
+    if total > limits.max_nodes:
+        return None
+    items = last.data[key]
+    assert isinstance(items, list)
+    data = dict(last.data)
+    data[key] = [*items[:index], item, *items[index + 1 :]]
+    return _Read(text, limits, data, total, _shifted(last.layout, key, index, start, nodes, delta))
+
+
+def _stays_inside(item_text: str, column: int) -> bool:
+    """Whether every line of the item after its first is blank, a comment, or indented to
+    at least the item's own column: then nothing in it can end the item (or the sequence)
+    early, and the item's parse alone sees the columns the full parse sees."""
+    for line in item_text.split("\n")[1:]:
+        content = line.lstrip(" ")
+        if content and not content.startswith("#") and len(line) - len(content) < column:
+            return False
+    return True
+
+
+def _shifted(layout: RootLayout, key: str, index: int, start: int, nodes: int, delta: int) -> RootLayout:
+    """The layout after item ``index`` of ``key`` (at ``start``) became ``delta`` characters
+    longer and holds ``nodes`` nodes: what follows it moves."""
+    edited = layout[key]
+    grown = nodes - (edited.nodes[index + 1] - edited.nodes[index])
+    shifted: RootLayout = {}
+    for name, sequence in layout.items():
+        moved = SequenceLayout()
+        moved.starts = [at + delta if at > start else at for at in sequence.starts]
+        moved.end = sequence.end + delta if sequence.end > start else sequence.end
+        if name == key:
+            moved.nodes = [
+                count + grown if position > index else count for position, count in enumerate(sequence.nodes)
+            ]
+        elif sequence.end > start:
+            moved.nodes = [count + grown for count in sequence.nodes]
+        else:
+            moved.nodes = list(sequence.nodes)
+        shifted[name] = moved
+    return shifted
+
+
+__all__ = ["IncrementalYaml"]
