@@ -130,8 +130,9 @@ def serve_edit(path: Path, description: Path, title: str, runs: int = 3) -> floa
 
 
 def _serves(server: DevServer, text: str) -> bool:
-    root = server.site_root
-    return root is not None and any(text in p.read_text(encoding="utf-8") for p in (root / "tools").glob("*.html"))
+    site = server.site_files
+    needle = text.encode()
+    return site is not None and any(needle in body for path, body in site.items() if path.startswith("tools/"))
 
 
 def sample_site(runs: int = 9) -> tuple[float, float]:

@@ -53,20 +53,21 @@ def served(tmp_path: Path):
 
 
 def page(server: DevServer, path: str = "/index.html") -> BeautifulSoup:
-    file, _ = server.resolve_request(path)
-    assert file is not None
-    return BeautifulSoup(server.decorate(file.read_bytes()), "html.parser")
+    found, site = server.resolve_request(path)
+    assert found is not None
+    assert site is not None
+    return BeautifulSoup(server.decorate(site[found]), "html.parser")
 
 
 def test_a_failed_build_keeps_the_last_good_site_and_shows_why(served):
     server, builder, err = served
     assert server.rebuild()
     assert server.state_token == "1.0"
-    good_root = server.site_root
+    good_site = server.site_files
     builder.version, builder.failure = 2, "diagnostic"
     assert not server.rebuild()
     assert server.state_token == "1.1"  # browsers hear of the failure (the banner) ...
-    assert server.site_root == good_root  # ... but keep the last good site
+    assert server.site_files is good_site  # ... but keep the last good site
     shown = page(server)
     assert shown.h1.get_text() == "version 1"
     banner = shown.select_one("[data-serve-problems] [data-diagnostic]").get_text(" ")
@@ -120,32 +121,28 @@ def test_one_filter_decides_which_changes_rebuild(served, tmp_path):
     assert f"changed: {relevant}" in err.getvalue()
 
 
-def test_unchanged_files_are_not_written_again(served):
-    server, builder, _ = served
-    assert server.rebuild()
-    first = server.site_root
-    assert first is not None
-    about_before = (first / "about.html").stat().st_ino
-    builder.version = 2
-    assert server.rebuild()
-    second = server.site_root
-    assert second is not None
-    assert second != first
-    assert (second / "about.html").stat().st_ino == about_before  # hard-linked from the last build
-    assert (second / "index.html").read_bytes().count(b"version 2") == 1
+def test_the_site_is_served_from_memory_and_nothing_is_written(tmp_path, monkeypatch):
+    # A rebuild swaps the builder's files in as they are: no disk work per edit, no full
+    # disk to fail on, and no file outside them to serve.
+    import tempfile
 
-
-def test_a_site_that_cannot_be_written_is_a_failed_build(served, monkeypatch):
-    server, builder, _ = served
-    assert server.rebuild()
+    from mcpdesc_docs import output
     from mcpdesc_docs.devserver import server as server_module
 
-    def full_disk(*args, **kwargs):
-        raise OSError(28, "No space left on device")
+    def refuse(*args, **kwargs):
+        raise AssertionError("the dev server wrote to disk")
 
-    monkeypatch.setattr(server_module, "write_site", full_disk)
-    builder.version = 2
-    assert not server.rebuild()
-    assert server.problems is not None
-    assert server.problems.message == "cannot write the site: OSError: [Errno 28] No space left on device"
-    assert page(server).h1.get_text() == "version 1"
+    for module, name in ((output, "write_site"), (server_module, "write_site"), (tempfile, "mkdtemp")):
+        monkeypatch.setattr(module, name, refuse, raising=False)
+    builder = FakeBuilder(tmp_path)
+    server = DevServer(builder, err=io.StringIO())
+    try:
+        assert server.rebuild()
+        builder.version = 2
+        assert server.rebuild()
+        assert page(server).h1.get_text() == "version 2"
+        assert server.resolve_request("/about.html")[0] == "about.html"
+        assert server.resolve_request("/")[0] == "index.html"
+        assert server.resolve_request("/missing.html")[0] is None
+    finally:
+        server.close()

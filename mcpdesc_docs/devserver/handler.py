@@ -7,9 +7,9 @@ import ipaddress
 import logging
 import mimetypes
 import posixpath
+from collections.abc import Mapping
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
@@ -31,9 +31,9 @@ class Served(Protocol):
     def stopping(self) -> bool: ...
 
     @property
-    def site_root(self) -> Path | None: ...
+    def site_files(self) -> Mapping[str, bytes] | None: ...
 
-    def resolve_request(self, raw_path: str) -> tuple[Path | None, Path | None]: ...
+    def resolve_request(self, raw_path: str) -> tuple[str | None, Mapping[str, bytes] | None]: ...
 
     def decorate(self, html: bytes) -> bytes: ...
 
@@ -126,23 +126,19 @@ def handler_for(server: Served) -> type[BaseHTTPRequestHandler]:
 
         def _respond(self, *, send_body: bool) -> None:
             try:
-                file, root = server.resolve_request(self.path)
+                path, site = server.resolve_request(self.path)
             except UnicodeDecodeError:
-                file, root = None, server.site_root
-            if root is None:
+                path, site = None, server.site_files
+            if site is None:
                 self._send(HTTPStatus.SERVICE_UNAVAILABLE, server.no_site_page(), "text/html; charset=utf-8", send_body)
                 return
-            if file is None:
-                not_found = root / "404.html"
-                body = server.decorate(not_found.read_bytes()) if not_found.is_file() else b"Not found"
+            if path is None:
+                not_found = site.get("404.html")
+                body = server.decorate(not_found) if not_found is not None else b"Not found"
                 self._send(HTTPStatus.NOT_FOUND, body, "text/html; charset=utf-8", send_body)
                 return
-            content_type = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
-            try:
-                body = file.read_bytes()
-            except OSError:
-                self._send(HTTPStatus.NOT_FOUND, b"Not found", "text/plain; charset=utf-8", send_body)
-                return
+            content_type = mimetypes.guess_type(path)[0] or "application/octet-stream"
+            body = site[path]
             if content_type == "text/html":
                 body = server.decorate(body)
             if content_type.startswith("text/") or content_type in ("application/javascript", "application/json"):

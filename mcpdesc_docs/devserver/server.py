@@ -1,28 +1,25 @@
 """The preview server: rebuild on change, serve the last good site, reload browsers.
 
-One ``DevServer`` owns all state. ``_lock`` (a Condition) guards ``_site_root``,
-``_epoch``, ``_failures`` and ``_failure``; everything else is set once in ``__init__``
-or touched only by the thread that runs the watch loop (``_files``, ``_builds``). Each
-rebuild is written into a fresh directory; only a successful one becomes the served root
-(a pointer swap under the lock), so a broken edit never replaces the last good site.
-Browsers learn about changes through Server-Sent Events and reload themselves.
+One ``DevServer`` owns all state. ``_lock`` (a Condition) guards ``_site``, ``_epoch``,
+``_failures`` and ``_failure``; everything else is set once in ``__init__``. The site is
+served from memory, as the builder returned it: nothing is written, so a rebuild costs no
+disk work and a request can only ever get one of the site's own files. Only a successful
+build becomes the served site (a reference swap under the lock), so a broken edit never
+replaces the last good one. Browsers learn about changes through Server-Sent Events and
+reload themselves.
 """
 
 from __future__ import annotations
 
 import errno
-import shutil
 import signal
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import TextIO
 
 from ..diagnostics import write_line
 from ..errors import ExitCode, UsageError
-from ..output import write_site
 from . import overlay
 from .builder import Builder, Rebuild
 from .handler import LocalHTTPServer, handler_for, safe_request_path
@@ -40,17 +37,13 @@ class DevServer:
         self.err = err
         self.stop_event = threading.Event()
         self._lock = threading.Condition()
-        self._workdir = Path(tempfile.mkdtemp(prefix="mcpdesc-serve-"))
-        self._site_root: Path | None = None
+        self._site: Mapping[str, bytes] | None = None
         self._epoch = 0
         """Successful builds so far."""
         self._failures = 0
         """Failed builds so far; with the epoch it makes the state token browsers compare."""
         self._failure: Rebuild | None = None
         """Why the last build failed; None after a good one."""
-        self._builds = 0
-        self._files: Mapping[str, bytes] | None = None
-        """The served site's files, so a rebuild only writes what changed."""
         self._httpd: LocalHTTPServer | None = None
         self._http_thread: threading.Thread | None = None
 
@@ -68,9 +61,10 @@ class DevServer:
             return self._failure
 
     @property
-    def site_root(self) -> Path | None:
+    def site_files(self) -> Mapping[str, bytes] | None:
+        """The served site (site-relative POSIX path -> content); None before a good build."""
         with self._lock:
-            return self._site_root
+            return self._site
 
     @property
     def stopping(self) -> bool:
@@ -86,26 +80,11 @@ class DevServer:
             write_line(self.err, f"mcpdesc-docs: {result.message}")
         if result.files is None:
             return self._record_failure(result)
-        self._builds += 1
-        target = self._workdir / f"build-{self._builds}"
-        try:
-            write_site(result.files, target, previous=self._files, previous_dir=self.site_root)
-        except Exception as exc:  # noqa: BLE001 - a full disk must not stop the preview either
-            result = Rebuild(None, message=f"cannot write the site: {type(exc).__name__}: {exc}")
-            write_line(self.err, f"mcpdesc-docs: {result.message}")
-        if result.files is None:
-            return self._record_failure(result)
-        self._files = result.files
         with self._lock:
-            previous = self._site_root
-            self._site_root = target
+            self._site = result.files
             self._epoch += 1
             self._failure = None
             self._lock.notify_all()
-        if previous is not None:
-            # Requests that already resolved a file there hold an open handle, which
-            # stays readable after the directory is removed.
-            shutil.rmtree(previous, ignore_errors=True)
         elapsed = time.perf_counter() - started
         write_line(self.err, f"mcpdesc-docs: built {result.pages} pages in {elapsed:.2f} s")
         return True
@@ -134,7 +113,7 @@ class DevServer:
 
     def change_filter(self) -> ChangeFilter:
         """What counts as a change now (the builder's output moves when its config does)."""
-        return ChangeFilter(self.builder.watch_paths(), [self._workdir, *self.builder.ignore_paths()])
+        return ChangeFilter(self.builder.watch_paths(), self.builder.ignore_paths())
 
     def watch_loop(self, batches: Iterable[ChangeBatch]) -> None:
         """Rebuild once per batch of relevant changes (the batches arrive debounced)."""
@@ -184,26 +163,20 @@ class DevServer:
             self._httpd.server_close()
         if self._http_thread is not None:
             self._http_thread.join(timeout=1)
-        shutil.rmtree(self._workdir, ignore_errors=True)
 
-    def resolve_request(self, raw_path: str) -> tuple[Path | None, Path | None]:
-        """(file to send or None, the served root). Never a file outside the root."""
-        root = self.site_root
-        if root is None:
+    def resolve_request(self, raw_path: str) -> tuple[str | None, Mapping[str, bytes] | None]:
+        """(the site-relative path of the file to send, or None; the served site, or None
+        before a good build). A directory's path names its ``index.html``."""
+        site = self.site_files
+        if site is None:
             return None, None
         relative = safe_request_path(raw_path)
         if relative is None:
-            return None, root
-        candidate = root / relative
-        if candidate.is_dir():
-            candidate = candidate / "index.html"
-        try:
-            resolved = candidate.resolve(strict=True)
-        except (OSError, RuntimeError):
-            return None, root
-        if not resolved.is_relative_to(root.resolve()) or not resolved.is_file():
-            return None, root
-        return resolved, root
+            return None, site
+        if relative in site:
+            return relative, site
+        index = relative + "/index.html"
+        return (index if index in site else None), site
 
     def decorate(self, html: bytes) -> bytes:
         return overlay.decorate(html, self.problems, self.state_token)

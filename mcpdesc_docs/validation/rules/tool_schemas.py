@@ -119,22 +119,36 @@ def external_references(document: Document) -> Iterator[Finding]:
             )
 
 
+_Path = tuple["_Path", str | int] | None
+"""Where a value sits below the schema, as (parent, key or index) links: a pointer is made
+only for the few values that carry x-mcp-header, not for every value walked."""
+
+
+def _pointer(root: str, path: _Path) -> str:
+    parts: list[str | int] = []
+    while path is not None:
+        path, part = path
+        parts.append(part)
+    return jp.join(root, *reversed(parts))
+
+
 def _header_sites(schema: object, pointer: str, chain: bool) -> Iterator[tuple[str, Mapping[str, Any], bool]]:
     """(pointer, schema object, reachable through properties only) for every object carrying x-mcp-header."""
-    stack: list[tuple[str, object, bool]] = [(pointer, schema, chain)]
+    stack: list[tuple[_Path, object, bool]] = [(None, schema, chain)]
     while stack:
         at, value, reachable = stack.pop()
         if isinstance(value, Mapping):
             if "x-mcp-header" in value:
-                yield at, value, reachable
+                yield _pointer(pointer, at), value, reachable
             for key, item in value.items():
                 if key == "properties" and isinstance(item, Mapping):
+                    below = (at, "properties")
                     for name, sub in item.items():
-                        stack.append((jp.join(at, "properties", name), sub, reachable))
+                        stack.append(((below, name), sub, reachable))
                 elif key not in ("const", "enum", "default", "examples", "x-mcp-header"):
-                    stack.append((jp.join(at, key), item, False))
+                    stack.append(((at, key), item, False))
         elif isinstance(value, list):
-            stack.extend((jp.join(at, i), item, False) for i, item in enumerate(value))
+            stack.extend(((at, i), item, False) for i, item in enumerate(value))
 
 
 @rule("mcp.tool.x-mcp-header")
