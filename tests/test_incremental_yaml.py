@@ -165,4 +165,3 @@ def test_an_edit_beyond_one_item_parses_everything(edit: tuple[str, str]) -> Non
     assert changed != text
     assert incremental(reader, changed) == full(changed)
     assert reader.reparsed_items == 0
-
