@@ -66,43 +66,62 @@ def check_site_dir(site_dir: Path, protected: list[Path]) -> None:
         )
 
 
-def write_site(
-    files: Mapping[str, bytes],
-    site_dir: Path,
-    *,
-    previous: Mapping[str, bytes] | None = None,
-    previous_dir: Path | None = None,
-    mark: bool = True,
-) -> None:
-    """``previous``/``previous_dir``: the last build's files and where they are; a file
-    whose bytes did not change is hard-linked from there instead of written again.
+class StagedSite:
+    """A site being written: files go into a temporary sibling of ``site_dir`` as they come
+    (a build streams its pages here instead of holding the whole site in memory), and
+    ``commit`` swaps the directory in. Leaving the ``with`` block without committing (an
+    error, an interrupt, an invalid description) deletes what was staged and leaves the
+    previous site as it was.
+
     ``mark``: write the marker that lets a later build replace this directory."""
-    parent = site_dir.resolve().parent
-    parent.mkdir(parents=True, exist_ok=True)
-    remove_stale_staging(parent, site_dir.name)
-    staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.staging-{os.getpid()}-", dir=parent))
-    made: set[Path] = set()
-    try:
-        for name, content in sorted(files.items()):
-            relative = safe_relative_path(name)
-            target = staging.joinpath(*relative.parts)
-            if target.parent not in made:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                made.add(target.parent)
-            if previous is not None and previous_dir is not None and previous.get(name) == content:
-                try:
-                    os.link(previous_dir.joinpath(*relative.parts), target)
-                    continue
-                except OSError:
-                    pass  # another file system, or the file is gone: write it
-            target.write_bytes(content)
-        if mark:
+
+    def __init__(self, site_dir: Path, *, mark: bool = True) -> None:
+        self.site_dir = site_dir
+        self.mark = mark
+        self._staging: Path | None = None
+        self._made: set[Path] = set()
+        self.written = 0
+
+    def __enter__(self) -> StagedSite:
+        parent = self.site_dir.resolve().parent
+        parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_staging(parent, self.site_dir.name)
+        self._staging = Path(tempfile.mkdtemp(prefix=f".{self.site_dir.name}.staging-{os.getpid()}-", dir=parent))
+        return self
+
+    def write(self, name: str, content: bytes) -> None:
+        if self._staging is None:
+            raise RuntimeError("StagedSite.write outside its with block, or after commit")
+        relative = safe_relative_path(name)
+        target = self._staging.joinpath(*relative.parts)
+        if target.parent not in self._made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._made.add(target.parent)
+        target.write_bytes(content)
+        self.written += 1
+
+    def commit(self) -> None:
+        staging = self._staging
+        if staging is None:
+            raise RuntimeError("StagedSite.commit outside its with block, or twice")
+        if self.mark:
             (staging / MARKER).write_bytes(MARKER_TEXT)
         os.chmod(staging, 0o755)  # mkdtemp makes it private; a site is meant to be read
-        _swap(staging, site_dir.resolve())
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+        _swap(staging, self.site_dir.resolve())
+        self._staging = None
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._staging is not None:
+            shutil.rmtree(self._staging, ignore_errors=True)
+            self._staging = None
+
+
+def write_site(files: Mapping[str, bytes], site_dir: Path, *, mark: bool = True) -> None:
+    """Write a whole site at once (see ``StagedSite``)."""
+    with StagedSite(site_dir, mark=mark) as staged:
+        for name, content in files.items():
+            staged.write(name, content)
+        staged.commit()
 
 
 def remove_stale_staging(parent: Path, name: str) -> None:

@@ -14,7 +14,7 @@ from .config import Config
 from .model.builder import build_site
 from .model.primitives import PageCache
 from .model.urls import slugify
-from .render.pages import Download, RenderCache, render_site
+from .render.pages import Download, RenderCache, Sink, render_site
 from .render.theme import load_theme
 from .source.load import Source
 from .source.yaml_writer import yaml_text
@@ -74,9 +74,11 @@ def render_description(
     validation: ValidationResult | None = None,
     cache: RenderCache | None = None,
     page_cache: PageCache | None = None,
+    sink: Sink | None = None,
 ) -> BuildOutcome:
     """Validate (unless already done) and render in memory; nothing is written. The
-    caches (``serve``'s) carry pages from one build to the next."""
+    caches (``serve``'s) carry pages from one build to the next. With a ``sink`` the files
+    go to it as they are made (``BuildOutcome.files`` is then empty)."""
     if validation is None:
         validation = validate_file(
             config.description, name=str(config.description), limits=config.limits, suppress=config.suppress
@@ -85,6 +87,17 @@ def render_description(
     if checked is None:
         return BuildOutcome(validation, None)
     site = build_site(checked.document, page_cache)
-    files = render_site(site, load_theme(config.theme), config, description_downloads(checked.source), cache)
-    pages = sum(1 for path in files if path.endswith(".html"))
-    return BuildOutcome(validation, files, pages, site.legacy_format)
+    pages: set[str] = set()
+
+    def counted(path: str, content: bytes) -> None:
+        if path.endswith(".html"):
+            pages.add(path)
+        if sink is not None:
+            sink(path, content)
+
+    files = render_site(
+        site, load_theme(config.theme), config, description_downloads(checked.source), cache, counted if sink else None
+    )
+    if sink is None:
+        pages.update(path for path in files if path.endswith(".html"))
+    return BuildOutcome(validation, files, len(pages), site.legacy_format)

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from .sites import SAMPLE, load_data, parse, run
+from .sites import SAMPLE, load_data, parse, run, snapshot
 
 
 def project(tmp_path: Path, overrides: dict[str, str]) -> Path:
@@ -95,3 +95,21 @@ def test_a_broken_words_override_is_a_located_template_error(tmp_path):
     assert "error[mcpdesc-docs.template] template error: 'no_such_word' is undefined" in err
     assert "internal error" not in err
     assert not (root / "site").exists()
+
+
+def test_a_template_failing_half_way_leaves_the_previous_site_as_it_was(tmp_path):
+    # Pages are written as they are rendered: when the last tool's page fails, the ones
+    # before it are already in the staging directory, which must go, not replace the site.
+    root = project(tmp_path, {"primitive.html": '{% extends "base/primitive.html" %}'})
+    assert run("build", str(root))[0] == 0
+    before = snapshot(root / "site")
+    failing = (
+        '{% extends "base/primitive.html" %}{% block title %}'
+        '{{ page.name if page.name != "delete_ticket" else no_such_name.x }}{% endblock %}'
+    )
+    (root / "overrides" / "primitive.html").write_text(failing)
+    code, _, err = run("build", str(root))
+    assert code == 2
+    assert "no_such_name" in err
+    assert snapshot(root / "site") == before
+    assert sorted(p.name for p in root.iterdir()) == ["d.json", "mcpdesc-docs.yml", "overrides", "site"]

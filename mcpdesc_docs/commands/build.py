@@ -9,7 +9,7 @@ from typing import TextIO
 from ..config import load_config
 from ..diagnostics import write_line
 from ..errors import ExitCode
-from ..output import check_site_dir, write_site
+from ..output import StagedSite, check_site_dir
 from ..pipeline import protected_paths, render_description
 from ..validation.validator import validate_file
 from .validate import report
@@ -31,11 +31,14 @@ def run(
         config.description, name=str(config.description), limits=config.limits, suppress=config.suppress
     )
     report(validation, output_format, out)
-    outcome = render_description(config, validation)
-    if outcome.files is None:
+    if validation.accepted(strict=config.strict) is None:
         write_line(err, f"mcpdesc-docs: build aborted; {config.site_dir} was left unchanged")
         return ExitCode.INVALID
-    write_site(outcome.files, config.site_dir)
+    # Pages are written into the staging directory as they are rendered (not held in
+    # memory); only a complete site replaces the previous one.
+    with StagedSite(config.site_dir) as staged:
+        outcome = render_description(config, validation, sink=staged.write)
+        staged.commit()
     elapsed = time.perf_counter() - started
     noun = "page" if outcome.pages == 1 else "pages"
     write_line(err, f"mcpdesc-docs: built {outcome.pages} {noun} into {config.site_dir} in {elapsed:.2f} s")

@@ -253,13 +253,21 @@ def _skeleton(site: Site, config: Config, downloads: tuple[Download, ...]) -> ob
     )
 
 
+Sink = Callable[[str, bytes], None]
+"""Takes each file of the site as it is rendered (site-relative path, content)."""
+
+
 def render_site(
     site: Site,
     theme: Theme,
     config: Config,
     downloads: tuple[Download, ...] = (),
     cache: RenderCache | None = None,
+    sink: Sink | None = None,
 ) -> dict[str, bytes]:
+    """The site's files. With a ``sink`` each file is handed to it as soon as it is made
+    and none is kept (``build`` writes pages as they come instead of holding the whole
+    site in memory), and the result is empty."""
     env = create_environment(theme)
     env.filters["markdown"] = render_markdown
     env.filters["inline_markdown"] = render_inline
@@ -271,42 +279,50 @@ def render_site(
     skeleton = _skeleton(site, config, downloads) if cache is not None else None
     reusable = cache.pages if cache is not None and cache.skeleton == skeleton else {}
     rendered = 0
+    outputs: dict[str, bytes] = {}
+    emit: Sink = sink if sink is not None else outputs.__setitem__
 
-    def page(template: str, path: str, primitive: Page | None = None, **extra: Any) -> None:
+    def page(template: str, path: str, primitive: Page | None = None, **extra: Any) -> bytes:
         nonlocal rendered
         context = _context(site, config, navigation, path, primitive, downloads=downloads, **extra)
-        outputs[path] = _render(env, template, context)
+        html = _render(env, template, context)
         rendered += 1
+        return html
 
-    outputs: dict[str, bytes] = {}
-    page("index.html", "index.html")
+    emit("index.html", page("index.html", "index.html"))
     with located_template_errors(WORDS_TEMPLATE):  # the twins and the index speak the theme's words
         words = Words(env)
     fresh: dict[str, PageOutput] = {}
+    search_pieces: list[str] = []
     for primitive in site.pages:
         previous = reusable.get(primitive.path)
         if previous is None or previous.page != primitive:
-            page("primitive.html", primitive.path, primitive)
+            html = page("primitive.html", primitive.path, primitive)
             with located_template_errors(WORDS_TEMPLATE):
                 twin = page_twin(primitive, words).encode("utf-8")
                 search = entries_json(page_entries(site, primitive))
-            previous = PageOutput(primitive, outputs[primitive.path], twin, search)
-        fresh[primitive.path] = previous
-        outputs[primitive.path] = previous.html
-        outputs[twin_path(primitive.path)] = previous.twin
+            previous = PageOutput(primitive, html, twin, search)
+        if cache is not None:
+            fresh[primitive.path] = previous
+        emit(primitive.path, previous.html)
+        emit(twin_path(primitive.path), previous.twin)
+        search_pieces.append(previous.search)
     for tag in site.tags:
-        page("tag.html", tag.path, tag=tag)
+        emit(tag.path, page("tag.html", tag.path, tag=tag))
     base_href = urlsplit(config.site_url).path if config.site_url else None
-    page("404.html", "404.html", base_href=base_href)
+    emit("404.html", page("404.html", "404.html", base_href=base_href))
     if config.site_url:
         listed = ["index.html", *(p.path for p in site.pages), *(t.path for t in site.tags)]
-        outputs["sitemap.xml"] = _sitemap(site, config.site_url, listed)
-    outputs[".nojekyll"] = b""
+        emit("sitemap.xml", _sitemap(site, config.site_url, listed))
+    emit(".nojekyll", b"")
     with located_template_errors(WORDS_TEMPLATE):
-        outputs.update(search_files(site, words, (output.search for output in fresh.values())))
-        outputs["llms.txt"] = llms_txt(site, config.site_url).encode("utf-8")
-    outputs.update({download.path: download.content for download in downloads})
-    outputs.update(_assets(theme, config))
+        for path, content in search_files(site, words, search_pieces).items():
+            emit(path, content)
+        emit("llms.txt", llms_txt(site, config.site_url).encode("utf-8"))
+    for download in downloads:
+        emit(download.path, download.content)
+    for path, content in _assets(theme, config).items():
+        emit(path, content)
     if cache is not None:
         cache.skeleton, cache.pages, cache.rendered = skeleton, fresh, rendered
     return outputs
@@ -317,4 +333,4 @@ def render_context_keys() -> list[str]:
     return list(TemplateContext.__annotations__)
 
 
-__all__ = ["Download", "RenderCache", "TemplateError", "relative_url", "render_site"]
+__all__ = ["Download", "RenderCache", "Sink", "TemplateError", "relative_url", "render_site"]
