@@ -79,6 +79,11 @@ class RowGroup:
     def open(self) -> bool:
         return self.row.depth < OPEN_DEPTH
 
+    @property
+    def all_properties(self) -> bool:
+        """Whether every nested row is a property (then the fold can say "N properties")."""
+        return all(child.row.is_property for child in self.children)
+
 
 def group_rows(rows: tuple[SchemaRow, ...] | list[SchemaRow]) -> tuple[RowGroup, ...]:
     """The table's flat rows (each with its depth) as an outline: a row owns the rows after
@@ -129,6 +134,11 @@ class SchemaTree:
     """Rows past ``MAX_ROWS``, left out of the table (the JSON view has them all)."""
     shown_elsewhere: ShownElsewhere | None = None
     """Set (and nothing else shown) when the component is shown in full on another page."""
+
+    @property
+    def top_properties(self) -> tuple[SchemaRow, ...]:
+        """The properties at the schema's top level (what "On this page" lists)."""
+        return tuple(row for row in self.rows if row.depth == 0 and row.is_property)
 
     @property
     def weight(self) -> int:
