@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import io
-import shutil
+import json
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 from mcpdesc_docs.config import load_config
 from mcpdesc_docs.devserver.project import ProjectBuilder
 from mcpdesc_docs.pipeline import render_description
+from mcpdesc_docs.source.limits import DEFAULT_LIMITS
+from mcpdesc_docs.source.yaml_events import read_yaml_data
 
 from .sites import SAMPLE, SAMPLE_DIR, load_data
 
@@ -83,21 +85,31 @@ def edit(document: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
     return document
 
 
+def written(document: dict[str, Any], fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(document, indent=2, ensure_ascii=False)
+    return yaml.safe_dump(document, sort_keys=False)
+
+
 @settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=16, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 )
 @given(data=st.data())
 def test_incremental_rebuilds_equal_full_builds(tmp_path_factory: Any, data: st.DataObject) -> None:
+    fmt = data.draw(st.sampled_from(["yaml", "json"]))
     project = tmp_path_factory.mktemp("incremental")
-    shutil.copy(SAMPLE_DIR / "mcpdesc-docs.yml", project / "mcpdesc-docs.yml")
-    description = project / SAMPLE.name
+    config = (SAMPLE_DIR / "mcpdesc-docs.yml").read_text(encoding="utf-8")
+    description = project / f"helpdesk.mcpdesc.{fmt}"
+    (project / "mcpdesc-docs.yml").write_text(
+        config.replace("description: helpdesk.mcpdesc.yaml", f"description: {description.name}"), encoding="utf-8"
+    )
     document = load_data(SAMPLE)
-    description.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    description.write_text(written(document, fmt), encoding="utf-8")
     builder = ProjectBuilder(project, out=io.StringIO(), err=io.StringIO())
     assert builder.build().ok
     for _ in range(data.draw(st.integers(1, 5))):
         document = edit(document, data)
-        description.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+        description.write_text(written(document, fmt), encoding="utf-8")
         incremental = builder.build([str(description)])
         full = render_description(load_config(Path(project))).files
         assert incremental.files == full
@@ -139,4 +151,25 @@ def test_an_edit_to_one_tool_builds_and_renders_one_page(tmp_path: Path) -> None
     description.write_text(typed.replace('version: "1"', 'version: "2"'), encoding="utf-8")
     rebuilt = builder.build([str(description)])
     assert builder.page_cache.built == 30  # outside the tools: every page is built again
+    assert rebuilt.files == render_description(load_config(description)).files
+
+
+def test_an_edit_to_one_tool_of_a_json_description_builds_one_page(tmp_path: Path) -> None:
+    # JSON is always parsed in full; unchanged values are given the last read's objects.
+    description = tmp_path / "d.mcpdesc.json"
+    document = read_yaml_data(tool_list(30), DEFAULT_LIMITS, "d")
+    assert isinstance(document, dict)
+    description.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    builder = ProjectBuilder(description, out=io.StringIO(), err=io.StringIO())
+    assert builder.build().ok
+    assert builder.page_cache.built == 30
+    for value in (True, 1.0, 1):  # equal in Python, not in JSON: each is a change
+        document["tools"][7]["inputSchema"]["properties"]["q"]["default"] = value
+        description.write_text(json.dumps(document, indent=2), encoding="utf-8")
+        rebuilt = builder.build([str(description)])
+        assert builder.page_cache.built == 1
+        assert rebuilt.files == render_description(load_config(description)).files
+    document["tools"].insert(0, document["tools"].pop(12))  # moved: pointers change, pages too
+    description.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    rebuilt = builder.build([str(description)])
     assert rebuilt.files == render_description(load_config(description)).files

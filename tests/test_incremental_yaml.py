@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mcpdesc_docs.errors import DescriptionError
-from mcpdesc_docs.source.incremental import IncrementalYaml
+from mcpdesc_docs.source.incremental import IncrementalYaml, SameObjects
 from mcpdesc_docs.source.limits import DEFAULT_LIMITS, Limits
 from mcpdesc_docs.source.yaml_events import read_yaml_data
 
@@ -165,3 +165,24 @@ def test_an_edit_beyond_one_item_parses_everything(edit: tuple[str, str]) -> Non
     assert changed != text
     assert incremental(reader, changed) == full(changed)
     assert reader.reparsed_items == 0
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_same_objects_keeps_the_data_and_reuses_only_equal_values(data: st.DataObject) -> None:
+    text = data.draw(st.sampled_from(BASES)).read_text(encoding="utf-8")
+    first = read_yaml_data(text, DEFAULT_LIMITS, "d.yaml")
+    same = SameObjects()
+    assert same.keep(first) is not None
+    edited_text = data.draw(edited(text))
+    try:
+        second = read_yaml_data(edited_text, DEFAULT_LIMITS, "d.yaml")
+    except DescriptionError:
+        return
+    kept = same.keep(second)
+    assert outcome(kept) == outcome(second)  # the same data, exactly
+    assert isinstance(first, dict)
+    if not isinstance(kept, dict):
+        return
+    if edited_text == text:
+        assert all(kept[key] is first[key] for key in first)

@@ -5,8 +5,11 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mcpdesc_docs.errors import DescriptionError
+from mcpdesc_docs.source.json_text import SURROGATE_ESCAPE, has_surrogate_escape
 from mcpdesc_docs.source.limits import Limits
 from mcpdesc_docs.source.load import parse_bytes, parse_text
 
@@ -148,3 +151,23 @@ def test_json_lone_surrogate_escapes_are_refused_where_they_are(text: str, posit
 
 def test_json_surrogate_pairs_and_escaped_backslashes_stay_valid() -> None:
     assert parse_text('{"a": "\\ud83d\\ude00 \\\\ud800"}', "doc.json").data == {"a": "\U0001f600 \\ud800"}
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=["\\", "u", "d", "D", "8", "9", "b", "0", "f", "x", '"'], max_size=24))
+def test_the_quick_surrogate_check_finds_what_the_escape_pattern_finds(text: str) -> None:
+    # The pattern's look-behind is slow on large texts; the check that replaces it for
+    # deciding whether to look further must agree with it on every text.
+    assert has_surrogate_escape(text) == (SURROGATE_ESCAPE.search(text) is not None)
+
+
+def test_json_nested_past_the_limit_is_refused_at_its_bracket_whatever_else_is_wrong() -> None:
+    # Nesting is reported first, as when it was checked before parsing: here the text is
+    # also not JSON at all after the deep part.
+    deep = "[" * 200 + "]" * 200
+    for text in (deep, '{"a": ' + deep + ", }", '{"a": 1, "a": ' + deep + "}"):
+        with pytest.raises(DescriptionError) as raised:
+            parse_text(text, "d.json", fmt="json", limits=Limits(max_depth=100))
+        (found,) = raised.value.diagnostics
+        assert found.code == "input-too-deep"
+        assert found.message == "nesting deeper than 100 levels"

@@ -13,7 +13,7 @@ from ..model.primitives import PageCache
 from ..pipeline import render_description
 from ..render.pages import RenderCache
 from ..resources import builtin_dir
-from ..source.incremental import IncrementalYaml
+from ..source.incremental import IncrementalYaml, SameObjects
 from ..validation.validator import validate_file
 from .builder import Rebuild
 
@@ -33,6 +33,9 @@ class ProjectBuilder:
         self._page_cache = PageCache()
         self._yaml = IncrementalYaml()
         """Re-parses only the edited item of the description, when it can."""
+        self._same = SameObjects()
+        """After a full parse (JSON, or a YAML edit outside one item), gives unchanged
+        values the objects of the last read, so their pages are reused."""
 
     @property
     def page_cache(self) -> PageCache:
@@ -59,6 +62,7 @@ class ProjectBuilder:
                 limits=config.limits,
                 suppress=config.suppress,
                 read_yaml=self._yaml.read,
+                same_objects=self._same_objects,
             )
             outcome = render_description(config, validation, self._render_cache, self._page_cache)
         except ProjectError as exc:
@@ -72,6 +76,11 @@ class ProjectBuilder:
             spec = validation.specification.name if validation.specification else None
             write_report(self.out, validation.diagnostics, validation.file, spec, "text", text=validation.text)
         return Rebuild(outcome.files, tuple(validation.diagnostics), pages=outcome.pages)
+
+    def _same_objects(self, data: object) -> object:
+        kept = self._same.keep(data)
+        self._yaml.adopt(data, kept)
+        return kept
 
     def _theme_roots(self) -> list[Path]:
         roots = [builtin_dir("templates"), builtin_dir("themes")]

@@ -12,9 +12,10 @@ position and wording. The data is then the same as a full parse's, byte for byte
 
 from __future__ import annotations
 
+import json
+import operator
 import re
-from dataclasses import dataclass
-from dataclasses import replace as replaced
+from dataclasses import dataclass, replace
 
 from .limits import Limits
 from .yaml_events import RootLayout, SequenceLayout, _fast_data, _Refused, read_yaml_data
@@ -47,6 +48,13 @@ class IncrementalYaml:
     def __init__(self) -> None:
         self._last: _Read | None = None
         self.reparsed_items = 0
+
+    def adopt(self, read: object, kept: object) -> None:
+        """Hold ``kept`` (the same data as the last read's ``read``, with some values swapped
+        for equal objects by ``SameObjects``) as the last read's data, so the next read
+        shares those objects."""
+        if self._last is not None and self._last.data is read and type(kept) is dict:
+            self._last = replace(self._last, data=kept)
 
     def read(self, text: str, limits: Limits, name: str) -> object:
         """The data of ``text``, as ``read_yaml_data`` gives it (raising its DescriptionError)."""
@@ -140,7 +148,7 @@ def _reparse(last: _Read, text: str, key: str, index: int, region_end: int, limi
     if depth <= 0:
         return None
     try:
-        item, nodes = _fast_data(" " * column + item_text, replaced(limits, max_depth=depth))
+        item, nodes = _fast_data(" " * column + item_text, replace(limits, max_depth=depth))
     except _Refused:
         return None
     total = last.nodes - (sequence.nodes[index + 1] - sequence.nodes[index]) + nodes
@@ -186,4 +194,86 @@ def _shifted(layout: RootLayout, key: str, index: int, start: int, nodes: int, d
     return shifted
 
 
-__all__ = ["IncrementalYaml"]
+class SameObjects:
+    """Gives values that did not change between two reads of a description the objects of
+    the earlier read, so that what is cached by object (``model.PageCache``) is reused after
+    a full parse too: a JSON description, or a YAML edit outside any one item.
+
+    Values are compared by their compact JSON text, which tells 1, 1.0 and true apart and
+    keeps key order (``==`` does neither). Each root member is compared whole, except the
+    sequences under the root, whose items are matched one by one (wherever they moved)."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, object] | None = None
+        self._texts: dict[str, str | list[tuple[str, object]]] = {}
+
+    def keep(self, data: object) -> object:
+        """``data``, with each unchanged value replaced by the earlier read's object."""
+        if type(data) is not dict:
+            self._last, self._texts = None, {}
+            return data
+        last, texts = self._last, self._texts
+        kept: dict[str, object] = {}
+        new_texts: dict[str, str | list[tuple[str, object]]] = {}
+        for key, value in data.items():
+            old = last.get(key, _MISSING) if last is not None else _MISSING
+            if old is value:  # already the earlier object (an incremental read)
+                kept[key] = value
+                new_texts[key] = texts[key]
+            elif type(value) is list:
+                earlier = texts.get(key)
+                items, new_texts[key] = _kept_items(value, earlier if isinstance(earlier, list) else [])
+                if type(old) is list and len(old) == len(items) and all(map(operator.is_, old, items)):
+                    kept[key] = old  # every item as before, in place: the earlier list itself
+                elif all(map(operator.is_, value, items)):
+                    kept[key] = value  # nothing to give back: the list as read
+                else:
+                    kept[key] = items
+            else:
+                text = _text(value)
+                same = old is not _MISSING and texts.get(key) == text
+                kept[key] = old if same else value
+                new_texts[key] = text
+        self._last, self._texts = kept, new_texts
+        return kept
+
+
+_MISSING = object()
+
+
+def _text(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _kept_items(
+    items: list[object], earlier: list[tuple[str, object]]
+) -> tuple[list[object], list[tuple[str, object]]]:
+    """The items, each replaced by an earlier item of the same text (each earlier object
+    given out once), and their texts. Items that are the earlier objects already (after an
+    incremental read) keep their texts without being written out again."""
+    by_id = {id(item): (text, item) for text, item in earlier}
+    texts: list[str | None] = []
+    reused: set[int] = set()
+    for item in items:
+        hit = by_id.get(id(item))
+        if hit is not None and hit[1] is item:
+            texts.append(hit[0])
+            reused.add(id(item))
+        else:
+            texts.append(None)
+    available: dict[str, list[object]] = {}
+    for text, item in reversed(earlier):
+        if id(item) not in reused:
+            available.setdefault(text, []).append(item)
+    kept: list[tuple[str, object]] = []
+    for item, known in zip(items, texts, strict=True):
+        if known is not None:
+            kept.append((known, item))
+            continue
+        text = _text(item)
+        matches = available.get(text)
+        kept.append((text, matches.pop() if matches else item))
+    return [item for _, item in kept], kept
+
+
+__all__ = ["IncrementalYaml", "SameObjects"]

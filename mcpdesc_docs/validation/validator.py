@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -134,11 +135,16 @@ def validate_file(
     limits: Limits = DEFAULT_LIMITS,
     suppress: tuple[str, ...] = (),
     read_yaml: YamlReader = read_yaml_data,
+    same_objects: Callable[[object], object] | None = None,
 ) -> ValidationResult:
-    """Load and validate one description file. Raises UsageError for I/O problems."""
+    """Load and validate one description file. Raises UsageError for I/O problems.
+    ``serve`` passes its incremental readers: ``read_yaml``, and ``same_objects``, which
+    may swap unchanged values of the data read for the equal objects of an earlier read."""
     display = name or str(path)
     try:
         source = read_source(path, limits=limits, name=display, read_yaml=read_yaml)
+        if same_objects is not None:
+            source.data = same_objects(source.data)
     except DescriptionError as exc:
         # Loading stops at its first problem, always an error: there is nothing to suppress.
         return ValidationResult(display, None, sorted(exc.diagnostics, key=Diagnostic.sort_key), text=exc.text)
