@@ -111,16 +111,21 @@ class _Parsed(NamedTuple):
 
 @lru_cache(maxsize=8192)
 def _parsed(text: str, inline: bool) -> _Parsed | Rendered:
-    """Each text is parsed once, whatever heading levels it is shown at; a text too long to
-    parse is its ``Rendered`` fallback."""
+    """Each text is parsed once, whatever heading levels it is shown at. Only a text with
+    headings keeps its tokens (to be shown at other levels); any other is its ``Rendered``,
+    as is a text too long to parse (its fallback)."""
     if len(text) > MAX_MARKDOWN:
         return _unparsed(text, inline)
     md = _renderer()
     env: dict[str, object] = {}
     tokens = md.parseInline(text, env) if inline else md.parse(text, env)
     shown = tokens if inline else _shifted_headings(tokens, DESCRIPTION_HEADING)
-    html = Markup(md.renderer.render(shown, md.options, env))
-    return _Parsed(tokens, env, Rendered(html, _words(tokens)))
+    rendered = Rendered(Markup(md.renderer.render(shown, md.options, env)), _words(tokens))
+    if inline or not any(token.type == "heading_open" for token in tokens):
+        # Shown the same at every heading level: the tokens are not kept (they take
+        # several times the memory of the HTML, for thousands of texts).
+        return rendered
+    return _Parsed(tokens, env, rendered)
 
 
 @lru_cache(maxsize=8192)
