@@ -174,9 +174,9 @@ def measure(n: int, fmt: str) -> str:
         build, base = statistics.median(t for t, _ in builds), statistics.median(floors)
         size = description.stat().st_size / 1024 / 1024
         return (
-            f"{n:>6} {fmt:>4} {size:>6.2f}MB {statistics.median(t for t, _ in validations):>8.2f}s {build:>7.2f}s "
+            f"{n:>6} {fmt:>4} {size:>6.2f}MiB {statistics.median(t for t, _ in validations):>7.2f}s {build:>7.2f}s "
             f"{base:>7.2f}s {build / base:>10.2f}x {peer:>11} {edit:>9.2f}s "
-            f"{max(m for _, m in validations):>10}MB {max(m for _, m in builds):>7}MB"
+            f"{max(m for _, m in validations):>9}MiB {max(m for _, m in builds):>6}MiB"
         )
 
 
