@@ -8,6 +8,10 @@ the item is parsed alone and put back in place. Anything else (an edit across it
 line that is not indented past the item's start, a limit crossed, anything the item's
 parse refuses) falls back to a full parse, which also gives any diagnostic its usual
 position and wording. The data is then the same as a full parse's, byte for byte.
+
+After a full parse (of JSON, or of YAML edited outside one item) every value is a new
+object; ``SameObjects`` gives back the earlier objects of values that did not change, so
+that what later stages cache by object is reused either way.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import re
 from dataclasses import dataclass, replace
 
 from .limits import Limits
-from .yaml_events import RootLayout, SequenceLayout, _fast_data, _Refused, read_yaml_data
+from .yaml_events import Refused, RootLayout, SequenceLayout, fast_data, read_yaml_data
 
 _INDICATOR = re.compile(r" *- +")
 """What precedes an item on its first line: the block sequence's ``-``, spaces only."""
@@ -42,8 +46,8 @@ class _Read:
 
 class IncrementalYaml:
     """Reads successive versions of one YAML text, re-parsing only an edited item when it
-    can. Holds the last successful read; ``reparsed_items`` counts the reads that parsed
-    one item instead of the whole text (for tests and the bench)."""
+    can. Holds the last successful read; ``reparsed_items`` counts the reads that did not
+    parse the whole text (one item, or none for an unchanged text), for tests."""
 
     def __init__(self) -> None:
         self._last: _Read | None = None
@@ -68,8 +72,8 @@ class IncrementalYaml:
         self._last = None
         layout: RootLayout = {}
         try:
-            data, nodes = _fast_data(text, limits, layout)
-        except _Refused:
+            data, nodes = fast_data(text, limits, layout)
+        except Refused:
             return read_yaml_data(text, limits, name)  # raises, located
         if type(data) is dict:
             self._last = _Read(text, limits, data, nodes, layout)
@@ -148,8 +152,8 @@ def _reparse(last: _Read, text: str, key: str, index: int, region_end: int, limi
     if depth <= 0:
         return None
     try:
-        item, nodes = _fast_data(" " * column + item_text, replace(limits, max_depth=depth))
-    except _Refused:
+        item, nodes = fast_data(" " * column + item_text, replace(limits, max_depth=depth))
+    except Refused:
         return None
     total = last.nodes - (sequence.nodes[index + 1] - sequence.nodes[index]) + nodes
     if total > limits.max_nodes:

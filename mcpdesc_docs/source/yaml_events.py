@@ -230,7 +230,7 @@ def walk_yaml_events(text: str, limits: Limits, name: str) -> tuple[object, Sour
     return _Walk(text, limits, name).run()
 
 
-class _Refused(Exception):
+class Refused(Exception):
     """The fast walk met something the profile refuses; the full walk says what and where."""
 
 
@@ -256,10 +256,10 @@ RootLayout = dict[str, SequenceLayout]
 """By root key: the layout of each sequence the root mapping holds."""
 
 
-def _fast_data(text: str, limits: Limits, layout: RootLayout | None = None) -> tuple[object, int]:
+def fast_data(text: str, limits: Limits, layout: RootLayout | None = None) -> tuple[object, int]:
     """The data of a text that keeps to the profile, without positions (they cost more
     than the data itself), and its number of nodes: every refusal of ``_Walk`` is
-    detected, but only as ``_Refused``, so that ``_Walk`` can report it with its position
+    detected, but only as ``Refused``, so that ``_Walk`` can report it with its position
     and wording. ``layout``, when given, is filled with the root sequences' layouts."""
     parser = yaml.CSafeLoader(text)
     sequence: SequenceLayout | None = None  # the root sequence being read, for ``layout``
@@ -277,17 +277,17 @@ def _fast_data(text: str, limits: Limits, layout: RootLayout | None = None) -> t
                 text_value: str = event.value
                 tag = event.tag
                 if event.anchor is not None or len(text_value) > max_length:
-                    raise _Refused
+                    raise Refused
                 if tag is None:
                     plain = event.implicit[0] and (not text_value or text_value[0] in _FIRST_CHARS_OF_NON_STRINGS)
                     value: object = _resolve_plain(text_value) if plain else text_value
                 elif tag == "!" or tag == _STR_TAG:
                     value = text_value
                 else:
-                    raise _Refused
+                    raise Refused
             elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
                 if event.anchor is not None or event.tag not in (None, "!") or len(containers) >= max_depth:
-                    raise _Refused
+                    raise Refused
                 value = {} if kind is yaml.MappingStartEvent else []
             elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
                 if sequence is not None and len(containers) == 2:
@@ -302,18 +302,18 @@ def _fast_data(text: str, limits: Limits, layout: RootLayout | None = None) -> t
             elif kind is yaml.DocumentStartEvent:
                 documents += 1
                 if documents > 1:
-                    raise _Refused
+                    raise Refused
                 continue
             elif kind is yaml.StreamStartEvent or kind is yaml.DocumentEndEvent:
                 continue
             else:  # an alias
-                raise _Refused
+                raise Refused
             if sequence is not None and len(containers) == 2:
                 sequence.starts.append(event.start_mark.index)
                 sequence.nodes.append(nodes)
             nodes += 1
             if nodes > max_nodes:
-                raise _Refused
+                raise Refused
             if not containers:
                 root = value
             else:
@@ -322,7 +322,7 @@ def _fast_data(text: str, limits: Limits, layout: RootLayout | None = None) -> t
                     key = pending_keys[-1]
                     if key is None:
                         if type(value) is not str or value in container:
-                            raise _Refused
+                            raise Refused
                         pending_keys[-1] = value
                         continue
                     container[key] = value
@@ -335,21 +335,21 @@ def _fast_data(text: str, limits: Limits, layout: RootLayout | None = None) -> t
                 containers.append(value)
                 pending_keys.append(None)
     except (yaml.YAMLError, _NonFinite, _IntegerOutOfRange):
-        raise _Refused from None
+        raise Refused from None
     finally:
         parser.dispose()
     if documents == 0:
-        raise _Refused
+        raise Refused
     return root, nodes
 
 
 def read_yaml_data(text: str, limits: Limits, name: str, layout: RootLayout | None = None) -> object:
     """The data of a YAML text in the profile, without a source map (``yaml_source_map``
     builds one when a diagnostic needs a position); a violation raises the same located
-    DescriptionError as ``walk_yaml_events``. ``layout``: see ``_fast_data``."""
+    DescriptionError as ``walk_yaml_events``. ``layout``: see ``fast_data``."""
     try:
-        return _fast_data(text, limits, layout)[0]
-    except _Refused:
+        return fast_data(text, limits, layout)[0]
+    except Refused:
         data, _ = walk_yaml_events(text, limits, name)
         return data  # not reached: the full walk refuses what the fast one did
 
