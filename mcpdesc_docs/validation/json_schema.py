@@ -25,6 +25,7 @@ from referencing import Registry
 from ..source import pointer as jp
 from .budget import OVER_BUDGET, Budget, OutOfWork, stack_headroom
 from .linear_regex import is_regex
+from .memo import ByObject
 from .schema_keywords import evaluating, linear_dialect
 
 Dialect = type[Draft202012Validator] | type[Draft7Validator]
@@ -178,15 +179,22 @@ def _compile(text: str) -> Compiled:
 
 
 def compile_schema(schema: object) -> Compiled:
-    """The schema compiled, once per distinct schema text. Callers that check many values
-    against one schema object should keep the result (Document.compiled_schema does), as
-    the key is the schema's whole text."""
+    """The schema compiled, once per distinct schema text, and remembered for the schema
+    object (writing out the text is most of the cost of finding a compiled schema, and
+    ``serve`` hands unchanged schemas over as the same objects)."""
+    return _compiled_by_object(schema)
+
+
+def _compile_schema(schema: object) -> Compiled:
     with stack_headroom():
         try:
             return _compile(json.dumps(schema, sort_keys=True, ensure_ascii=False))
         except RecursionError:
             # The meta-schema check recurses about ten frames per level of the schema.
             return Compiled(None, unchecked=TOO_DEEP, external_refs=tuple(sorted(external_refs(schema))))
+
+
+_compiled_by_object: ByObject[Compiled] = ByObject(_compile_schema)
 
 
 def check_instance(compiled: Compiled, instance: Any, budget: Budget) -> InstanceCheck:

@@ -10,6 +10,7 @@ from typing import Any
 from ...source import pointer as jp
 from ...spec.revisions import before, describe, outside
 from ..document import Document, Primitive
+from ..memo import ByObject
 from ..registry import Finding, rule
 
 DIALECT_FLOOR = "2025-11-25"
@@ -132,14 +133,16 @@ def _pointer(root: str, path: _Path) -> str:
     return jp.join(root, *reversed(parts))
 
 
-def _header_sites(schema: object, pointer: str, chain: bool) -> Iterator[tuple[str, Mapping[str, Any], bool]]:
-    """(pointer, schema object, reachable through properties only) for every object carrying x-mcp-header."""
-    stack: list[tuple[_Path, object, bool]] = [(None, schema, chain)]
+def _header_paths(schema: object) -> list[tuple[_Path, Mapping[str, Any], bool]]:
+    """(path below the schema, schema object, reachable through properties only) for every
+    object carrying x-mcp-header, in the order the rule reports them."""
+    found: list[tuple[_Path, Mapping[str, Any], bool]] = []
+    stack: list[tuple[_Path, object, bool]] = [(None, schema, True)]
     while stack:
         at, value, reachable = stack.pop()
         if isinstance(value, Mapping):
             if "x-mcp-header" in value:
-                yield _pointer(pointer, at), value, reachable
+                found.append((at, value, reachable))
             for key, item in value.items():
                 if key == "properties" and isinstance(item, Mapping):
                     below = (at, "properties")
@@ -149,6 +152,17 @@ def _header_sites(schema: object, pointer: str, chain: bool) -> Iterator[tuple[s
                     stack.append(((at, key), item, False))
         elif isinstance(value, list):
             stack.extend(((at, i), item, False) for i, item in enumerate(value))
+    return found
+
+
+_header_paths_of = ByObject(_header_paths)
+"""Walking every node of every tool schema is most of the rule's work; a schema object is
+walked once (``serve`` rebuilds hand unchanged schemas over as the same objects)."""
+
+
+def _header_sites(schema: object, pointer: str) -> list[tuple[str, Mapping[str, Any], bool]]:
+    """(pointer, schema object, reachable through properties only) for every object carrying x-mcp-header."""
+    return [(_pointer(pointer, at), holder, reachable) for at, holder, reachable in _header_paths_of(schema)]
 
 
 @rule("mcp.tool.x-mcp-header")
@@ -159,7 +173,7 @@ def mcp_header(document: Document) -> Iterator[Finding]:
     walked: dict[str, list[tuple[str, Mapping[str, Any], bool]]] = {}
     for tool, member, pointer, schema in tool_schemas(document):
         if pointer not in walked:
-            walked[pointer] = list(_header_sites(schema, pointer, True))
+            walked[pointer] = _header_sites(schema, pointer)
         seen: dict[str, str] = {}
         for at, holder, reachable in walked[pointer]:
             value = holder["x-mcp-header"]
