@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mcpdesc_docs.errors import DescriptionError
-from mcpdesc_docs.source.incremental import IncrementalYaml, SameObjects
+from mcpdesc_docs.source.incremental import IncrementalJson, IncrementalYaml, SameObjects
+from mcpdesc_docs.source.json_text import parse_json
 from mcpdesc_docs.source.limits import DEFAULT_LIMITS, Limits
 from mcpdesc_docs.source.yaml_events import read_yaml_data
 
@@ -186,3 +187,86 @@ def test_same_objects_keeps_the_data_and_reuses_only_equal_values(data: st.DataO
         return
     if edited_text == text:
         assert all(kept[key] is first[key] for key in first)
+
+
+JSON_SNIPPETS = [
+    "1",
+    "true",
+    '"x"',
+    '"\\ud800"',
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    ":",
+    " ",
+    "\n",
+    '{"a": 1, "a": 2}',
+    "1e999",
+    "null",
+]
+
+
+def json_full(text: str, limits: Limits = DEFAULT_LIMITS) -> str:
+    try:
+        return outcome(parse_json(text, "d.json", limits))
+    except DescriptionError as exc:
+        return "refused: " + repr([(d.code, d.message, d.line, d.column) for d in exc.diagnostics])
+
+
+def json_incremental(reader: IncrementalJson, text: str, limits: Limits = DEFAULT_LIMITS) -> str:
+    try:
+        return outcome(reader.read(text, "d.json", limits))
+    except DescriptionError as exc:
+        return "refused: " + repr([(d.code, d.message, d.line, d.column) for d in exc.diagnostics])
+
+
+@st.composite
+def json_edited(draw: st.DrawFn, text: str) -> str:
+    at = draw(st.integers(0, len(text)))
+    action = draw(st.sampled_from(["insert", "delete", "replace", "word", "retype"]))
+    if action == "insert":
+        return text[:at] + draw(st.sampled_from(JSON_SNIPPETS)) + text[at:]
+    if action in ("word", "retype"):
+        # Edits that keep the text JSON, most often inside one item: a word in a string,
+        # or a value of another type that Python's == would not tell apart.
+        marker = ': "' if action == "word" else ": true"
+        found = [i for i in range(len(text)) if text.startswith(marker, i)] or [0]
+        where = found[draw(st.integers(0, len(found) - 1))]
+        if action == "word":
+            return text[: where + 3] + draw(st.sampled_from(["x", "é", "\\n"])) + text[where + 3 :]
+        return text[:where] + text[where:].replace(": true", draw(st.sampled_from([": 1", ": 1.0"])), 1)
+    end = min(len(text), at + draw(st.integers(1, 12)))
+    return text[:at] + (draw(st.sampled_from(JSON_SNIPPETS)) if action == "replace" else "") + text[end:]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_edit_of_a_json_description_reads_as_a_full_parse(data: st.DataObject) -> None:
+    base = read_yaml_data(data.draw(st.sampled_from(BASES)).read_text(encoding="utf-8"), DEFAULT_LIMITS, "d")
+    text = json.dumps(base, indent=data.draw(st.sampled_from([None, 2])), ensure_ascii=data.draw(st.booleans()))
+    limits = data.draw(st.sampled_from([DEFAULT_LIMITS, replace(DEFAULT_LIMITS, max_depth=8, max_nodes=400)]))
+    reader = IncrementalJson()
+    assert json_incremental(reader, text, limits) == json_full(text, limits)
+    for _ in range(data.draw(st.integers(1, 4))):
+        text = data.draw(json_edited(text))
+        assert json_incremental(reader, text, limits) == json_full(text, limits)
+
+
+def test_an_edit_inside_one_json_item_decodes_only_that_item() -> None:
+    document = read_yaml_data(tool_text(20), DEFAULT_LIMITS, "d")
+    text = json.dumps(document, indent=2)
+    reader = IncrementalJson()
+    reader.read(text, "d.json", DEFAULT_LIMITS)
+    for old, new in (('"Tool 7."', '"Tool seven."'), ('"name": "p"', '"name": "prompt", "title": "P"')):
+        text = text.replace(old, new)
+        assert json_incremental(reader, text) == json_full(text)
+    assert reader.reparsed_items == 2
+    merged = text.replace('"Tool 3.",\n      "inputSchema"', '"Tool 3 and 4.",\n      "inputSchema"', 1)
+    start = merged.index('"Tool 3 and 4.",') + len('"Tool 3 and 4.",')
+    cut = merged.index('"Tool 4.",') + len('"Tool 4.",')
+    merged = merged[:start] + merged[cut:]  # two items become one: decoded in full
+    assert json.loads(merged)["tools"][3]["description"] == "Tool 3 and 4."
+    assert json_incremental(reader, merged) == json_full(merged)
+    assert reader.reparsed_items == 2

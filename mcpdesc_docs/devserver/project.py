@@ -13,7 +13,7 @@ from ..model.primitives import PageCache
 from ..pipeline import render_description
 from ..render.pages import RenderCache
 from ..resources import builtin_dir
-from ..source.incremental import IncrementalYaml, SameObjects
+from ..source.incremental import IncrementalJson, IncrementalYaml, SameObjects
 from ..validation.validator import validate_file
 from .builder import Rebuild
 
@@ -31,8 +31,8 @@ class ProjectBuilder:
         self._config: Config | None = None
         self._render_cache = RenderCache()
         self._page_cache = PageCache()
-        self._yaml = IncrementalYaml()
-        """Re-parses only the edited item of the description, when it can."""
+        self._yaml, self._json = IncrementalYaml(), IncrementalJson()
+        """Re-parse only the edited item of the description, when they can."""
         self._same = SameObjects()
         """After a full parse (JSON, or a YAML edit outside one item), gives unchanged
         values the objects of the last read, so their pages are reused."""
@@ -62,6 +62,7 @@ class ProjectBuilder:
                 limits=config.limits,
                 suppress=config.suppress,
                 read_yaml=self._yaml.read,
+                read_json=self._json.read,
                 same_objects=self._same_objects,
             )
             outcome = render_description(config, validation, self._render_cache, self._page_cache)
@@ -80,6 +81,7 @@ class ProjectBuilder:
     def _same_objects(self, data: object) -> object:
         kept = self._same.keep(data)
         self._yaml.adopt(data, kept)
+        self._json.adopt(data, kept)
         return kept
 
     def _theme_roots(self) -> list[Path]:

@@ -21,6 +21,7 @@ import operator
 import re
 from dataclasses import dataclass, replace
 
+from .json_text import decode_json_item, parse_json
 from .limits import Limits
 from .yaml_events import Refused, RootLayout, SequenceLayout, fast_data, read_yaml_data
 
@@ -280,4 +281,158 @@ def _kept_items(
     return [item for _, item in kept], kept
 
 
-__all__ = ["IncrementalYaml", "SameObjects"]
+@dataclass(frozen=True, slots=True)
+class _JsonRead:
+    text: str
+    limits: Limits
+    data: dict[str, object]
+    nodes: int
+    """Values in the document (as ``json_text`` counts them for ``max_nodes``)."""
+    spans: dict[str, list[tuple[int, int]]]
+    """By root member whose value is an array: where each item's text starts and ends."""
+    item_nodes: dict[str, list[int]]
+
+
+class IncrementalJson:
+    """``IncrementalYaml``'s counterpart for JSON: an edit inside one item of an array under
+    the root object re-decodes that item alone. JSON is context-free, so when the item's new
+    text decodes as one value ending exactly where the old one ended (shifted by the edit),
+    the document is the old one with that item replaced; the item is checked against the
+    limits as the whole text would be. Anything else is a full ``parse_json``."""
+
+    def __init__(self) -> None:
+        self._last: _JsonRead | None = None
+        self.reparsed_items = 0
+
+    def adopt(self, read: object, kept: object) -> None:
+        """See ``IncrementalYaml.adopt``."""
+        if self._last is not None and self._last.data is read and type(kept) is dict:
+            self._last = replace(self._last, data=kept)
+
+    def read(self, text: str, name: str, limits: Limits) -> object:
+        """The data of ``text``, as ``parse_json`` gives it (raising its DescriptionError);
+        the arguments in ``parse_json``'s order."""
+        last = self._last
+        if last is not None and last.limits == limits:
+            spliced = _splice_json(last, text, limits)
+            if spliced is not None:
+                self._last = spliced
+                self.reparsed_items += 1
+                return spliced.data
+        self._last = None
+        data = parse_json(text, name, limits)
+        spans = json_item_spans(text) if type(data) is dict else None
+        if type(data) is dict and spans is not None:
+            item_nodes = {key: [count_values(item) for item in as_items(data[key])] for key in spans}
+            self._last = _JsonRead(text, limits, data, count_values(data), spans, item_nodes)
+        return data
+
+
+def as_items(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
+
+
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+_PLAIN_DECODER = json.JSONDecoder()
+
+
+def json_item_spans(text: str) -> dict[str, list[tuple[int, int]]] | None:
+    """For a JSON text whose root is an object (one ``parse_json`` accepted): where the text
+    of each item of each array-valued root member starts and ends. None for another root."""
+    try:
+        return _item_spans(text)
+    except ValueError:  # not reached for a text parse_json accepted
+        return None
+
+
+def _item_spans(text: str) -> dict[str, list[tuple[int, int]]] | None:
+    def skip(at: int) -> int:
+        found = _JSON_SPACE.match(text, at)
+        return found.end() if found is not None else at
+
+    at = skip(0)
+    if not text.startswith("{", at):
+        return None
+    spans: dict[str, list[tuple[int, int]]] = {}
+    at = skip(at + 1)
+    if text.startswith("}", at):
+        return spans
+    while True:
+        key, at = json.decoder.scanstring(text, at + 1)  # type: ignore[attr-defined]
+        at = skip(skip(at) + 1)  # past the colon
+        if text.startswith("[", at):
+            items: list[tuple[int, int]] = []
+            at = skip(at + 1)
+            while not text.startswith("]", at):
+                _, end = _PLAIN_DECODER.raw_decode(text, at)
+                items.append((at, end))
+                at = skip(end)
+                if text.startswith(",", at):
+                    at = skip(at + 1)
+            at += 1
+            spans[key] = items
+        else:
+            _, at = _PLAIN_DECODER.raw_decode(text, at)
+        at = skip(at)
+        if text.startswith("}", at):
+            return spans
+        at = skip(at + 1)  # past the comma
+
+
+def count_values(value: object) -> int:
+    """The values in ``value`` (itself included), as ``json_text`` counts nodes."""
+    count = 0
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        count += 1
+        if isinstance(current, dict):
+            stack.extend(current.values())
+        elif isinstance(current, list):
+            stack.extend(current)
+    return count
+
+
+_JSON_ITEM_DEPTH = 3
+"""An item's level: the root object is 1, its array 2."""
+
+
+def _splice_json(last: _JsonRead, text: str, limits: Limits) -> _JsonRead | None:
+    old = last.text
+    if text == old:
+        return last
+    prefix = _common_prefix(old, text)
+    suffix = _common_suffix(old, text, min(len(old), len(text)) - prefix)
+    changed_end = len(old) - suffix
+    delta = len(text) - len(old)
+    for key, items in last.spans.items():
+        for index, (start, end) in enumerate(items):
+            if start > prefix:
+                break
+            if changed_end > end:
+                continue
+            decoded = decode_json_item(text, start, end + delta, limits)
+            if decoded is None:
+                return None
+            item, nodes = decoded
+            total = last.nodes - last.item_nodes[key][index] + nodes
+            if total > limits.max_nodes:
+                return None
+            values = last.data[key]
+            assert isinstance(values, list)
+            data = dict(last.data)
+            data[key] = [*values[:index], item, *values[index + 1 :]]
+            spans = {
+                name: [
+                    (begin + delta if begin > start else begin, finish + delta if finish > start else finish)
+                    for begin, finish in found
+                ]
+                for name, found in last.spans.items()
+            }
+            item_nodes = {name: list(counts) for name, counts in last.item_nodes.items()}
+            item_nodes[key][index] = nodes
+            return _JsonRead(text, limits, data, total, spans, item_nodes)
+    return None
+
+
+__all__ = ["IncrementalJson", "IncrementalYaml", "SameObjects"]

@@ -221,3 +221,44 @@ def _check_json_values(data: object, name: str, text: str, limits: Limits) -> No
             _refuse_too_deep(text, name, limits)
             walk_yaml_events(positions_text(text), limits, name)
             raise fatal(name, "the input exceeds a size limit", 1, 1, code="input-limits", rule=LIMITS_RULE)
+
+
+_STRICT_DECODER = json.JSONDecoder(
+    object_pairs_hook=_object_without_duplicates,
+    parse_constant=_reject_constant,
+    parse_int=_integer,
+    parse_float=_float,
+)
+_ITEM_LEVEL = 3
+"""The level of an item of an array under the root object (the root is level 1)."""
+
+
+def decode_json_item(text: str, start: int, stop: int, limits: Limits) -> tuple[object, int] | None:
+    """The value whose text is ``text[start:stop]``, an item of an array under the root
+    object, decoded as ``parse_json`` would decode it in place, and its number of values;
+    None when that text is not exactly one value, or when anything ``parse_json`` refuses
+    (or looks into further, such as a surrogate escape) is in it: the caller then parses
+    the whole text, which says what and where."""
+    try:
+        value, end = _STRICT_DECODER.raw_decode(text, start)
+    except (ValueError, _DuplicateKey, _NumberRefused, RecursionError):
+        return None
+    if end != stop or has_surrogate_escape(text[start:stop]):
+        return None
+    stack: list[tuple[object, int]] = [(value, _ITEM_LEVEL)]
+    nodes = 0
+    while stack:
+        current, depth = stack.pop()
+        nodes += 1
+        if isinstance(current, str):
+            if len(current) > limits.max_string_length:
+                return None
+        elif isinstance(current, dict):
+            if depth > limits.max_depth or any(len(key) > limits.max_string_length for key in current):
+                return None
+            stack.extend((child, depth + 1) for child in current.values())
+        elif isinstance(current, list):
+            if depth > limits.max_depth:
+                return None
+            stack.extend((child, depth + 1) for child in current)
+    return value, nodes

@@ -23,6 +23,8 @@ from .yaml_events import read_yaml_data, walk_yaml_events, yaml_source_map
 Format = Literal["json", "yaml"]
 YamlReader = Callable[[str, Limits, str], object]
 """Reads YAML text to data (``read_yaml_data``; ``serve`` passes an incremental reader)."""
+JsonReader = Callable[[str, str, Limits], object]
+"""Reads JSON text to data (``parse_json``; ``serve`` passes an incremental reader)."""
 
 
 @dataclass(slots=True)
@@ -56,7 +58,12 @@ class Source:
 
 
 def read_source(
-    path: Path, *, limits: Limits = DEFAULT_LIMITS, name: str | None = None, read_yaml: YamlReader = read_yaml_data
+    path: Path,
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+    name: str | None = None,
+    read_yaml: YamlReader = read_yaml_data,
+    read_json: JsonReader = parse_json,
 ) -> Source:
     """Read and parse a description file. Raises UsageError for I/O problems and
     DescriptionError for anything wrong with the content."""
@@ -84,7 +91,7 @@ def read_source(
         raise UsageError(f"{display}: permission denied") from None
     suffix = path.suffix.lower()
     fmt: Format | None = "json" if suffix == ".json" else "yaml" if suffix in {".yaml", ".yml"} else None
-    return parse_bytes(raw, display, fmt=fmt, limits=limits, read_yaml=read_yaml)
+    return parse_bytes(raw, display, fmt=fmt, limits=limits, read_yaml=read_yaml, read_json=read_json)
 
 
 def parse_bytes(
@@ -94,6 +101,7 @@ def parse_bytes(
     fmt: Format | None = None,
     limits: Limits = DEFAULT_LIMITS,
     read_yaml: YamlReader = read_yaml_data,
+    read_json: JsonReader = parse_json,
 ) -> Source:
     if len(raw) > limits.max_bytes:
         raise fatal(
@@ -119,7 +127,7 @@ def parse_bytes(
             column,
             code="invalid-utf-8",
         ) from None
-    return parse_text(text, name, fmt=fmt, limits=limits, read_yaml=read_yaml)
+    return parse_text(text, name, fmt=fmt, limits=limits, read_yaml=read_yaml, read_json=read_json)
 
 
 def parse_text(
@@ -129,12 +137,13 @@ def parse_text(
     fmt: Format | None = None,
     limits: Limits = DEFAULT_LIMITS,
     read_yaml: YamlReader = read_yaml_data,
+    read_json: JsonReader = parse_json,
 ) -> Source:
     if fmt is None:
         fmt = "json" if text.lstrip()[:1] in ("{", "[") else "yaml"
     try:
         if fmt == "json":
-            data = parse_json(text, name, limits)
+            data = read_json(text, name, limits)
             return Source(name, "json", text, data)
         return Source(name, "yaml", text, read_yaml(text, limits, name))
     except DescriptionError as exc:

@@ -9,8 +9,9 @@ from pathlib import Path
 from ..diagnostics import Diagnostic, count, error
 from ..errors import DescriptionError
 from ..kinds import KINDS
+from ..source.json_text import parse_json
 from ..source.limits import DEFAULT_LIMITS, LIMITS_RULE, Limits
-from ..source.load import Source, YamlReader, read_source
+from ..source.load import JsonReader, Source, YamlReader, read_source
 from ..source.positions import PROFILE_RULE as YAML_PROFILE_RULE
 from ..source.positions import SYNTAX_RULE
 from ..source.yaml_events import read_yaml_data
@@ -135,14 +136,16 @@ def validate_file(
     limits: Limits = DEFAULT_LIMITS,
     suppress: tuple[str, ...] = (),
     read_yaml: YamlReader = read_yaml_data,
+    read_json: JsonReader = parse_json,
     same_objects: Callable[[object], object] | None = None,
 ) -> ValidationResult:
     """Load and validate one description file. Raises UsageError for I/O problems.
-    ``serve`` passes its incremental readers: ``read_yaml``, and ``same_objects``, which
-    may swap unchanged values of the data read for the equal objects of an earlier read."""
+    ``serve`` passes its incremental readers: ``read_yaml``, ``read_json``, and
+    ``same_objects``, which may swap unchanged values of the data read for the equal
+    objects of an earlier read."""
     display = name or str(path)
     try:
-        source = read_source(path, limits=limits, name=display, read_yaml=read_yaml)
+        source = read_source(path, limits=limits, name=display, read_yaml=read_yaml, read_json=read_json)
         if same_objects is not None:
             source.data = same_objects(source.data)
     except DescriptionError as exc:
