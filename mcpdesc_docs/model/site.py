@@ -458,37 +458,36 @@ class Page:
     changes: tuple[VariantChanges | None, ...] = ()
     """Per variant, what differs from the variant before it (None for the first)."""
 
-    @property
-    def title(self) -> str:
-        return self.variants[0].display_title
+    # Worked out once, from the variants (every list a page appears in asks for them:
+    # the sidebar of each neighbour, the catalogue, its tags, llms.txt, the search index).
+    title: str = field(init=False, compare=False)
+    label: str = field(init=False, compare=False)
+    """What lists call it: the name, or the title when the name is empty."""
+    summary: str | None = field(init=False, compare=False)
+    """The first sentence of the first variant's description that has one."""
+    deprecated: bool = field(init=False, compare=False)
+    """Every variant is deprecated."""
+    tag_names: tuple[str, ...] = field(init=False, compare=False)
+    """The variants' tags, each once, in the order they first appear."""
+    elicitation_count: int = field(init=False, compare=False)
 
-    @property
-    def label(self) -> str:
-        """What lists call it: the name, or the title when the name is empty."""
-        return self.name or self.title
-
-    @property
-    def summary(self) -> str | None:
-        for variant in self.variants:
-            if variant.description:
-                return first_sentence(variant.description)
-        return None
-
-    @property
-    def deprecated(self) -> bool:
-        return all(v.deprecated for v in self.variants)
-
-    @property
-    def tag_names(self) -> tuple[str, ...]:
-        seen: dict[str, None] = {}
+    def __post_init__(self) -> None:
+        title = self.variants[0].display_title
+        described = next((v.description for v in self.variants if v.description), None)
+        tags: dict[str, None] = {}
         for variant in self.variants:
             for tag in variant.tags:
-                seen.setdefault(tag.name, None)
-        return tuple(seen)
-
-    @property
-    def elicitation_count(self) -> int:
-        return sum(len(v.elicitations) for v in self.variants)
+                tags.setdefault(tag.name, None)
+        derived = {
+            "title": title,
+            "label": self.name or title,
+            "summary": first_sentence(described) if described else None,
+            "deprecated": all(v.deprecated for v in self.variants),
+            "tag_names": tuple(tags),
+            "elicitation_count": sum(len(v.elicitations) for v in self.variants),
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
 
 
 @dataclass(frozen=True, slots=True)
