@@ -19,7 +19,9 @@ from __future__ import annotations
 import json
 import operator
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from .json_text import decode_json_item, parse_json
 from .limits import Limits
@@ -45,14 +47,42 @@ class _Read:
     layout: RootLayout
 
 
-class IncrementalYaml:
-    """Reads successive versions of one YAML text, re-parsing only an edited item when it
-    can. Holds the last successful read; ``reparsed_items`` counts the reads that did not
-    parse the whole text (one item, or none for an unchanged text), for tests."""
+@dataclass(frozen=True, slots=True)
+class _JsonRead:
+    text: str
+    limits: Limits
+    data: dict[str, object]
+    nodes: int
+    """Values in the document (as ``json_text`` counts them for ``max_nodes``)."""
+    spans: dict[str, list[tuple[int, int]]]
+    """By root member whose value is an array: where each item's text starts and ends."""
+    item_nodes: dict[str, list[int]]
 
-    def __init__(self) -> None:
-        self._last: _Read | None = None
+
+class _LastRead(Protocol):
+    """What both readers keep of their last read (``_Read``, ``_JsonRead``)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def limits(self) -> Limits: ...
+
+    @property
+    def data(self) -> dict[str, object]: ...
+
+
+_Last = TypeVar("_Last", bound=_LastRead)
+
+
+class _ItemReader(Generic[_Last]):
+    """What the YAML and JSON readers share: the last successful read, which a read within
+    the same limits tries to splice the edited item into before it parses in full."""
+
+    def __init__(self, splice: Callable[[_Last, str, Limits], _Last | None]) -> None:
+        self._last: _Last | None = None
+        self._splice: Callable[[_Last, str, Limits], _Last | None] = splice
         self.reparsed_items = 0
+        """Reads that did not parse the whole text (one item, or none for an unchanged text), for tests."""
 
     def adopt(self, read: object, kept: object) -> None:
         """Hold ``kept`` (the same data as the last read's ``read``, with some values swapped
@@ -61,16 +91,31 @@ class IncrementalYaml:
         if self._last is not None and self._last.data is read and type(kept) is dict:
             self._last = replace(self._last, data=kept)
 
-    def read(self, text: str, limits: Limits, name: str) -> object:
-        """The data of ``text``, as ``read_yaml_data`` gives it (raising its DescriptionError)."""
+    def _spliced(self, text: str, limits: Limits) -> dict[str, object] | None:
+        """The data of ``text`` from the last read and the edited item, or None (and the
+        last read is dropped) when the whole text must be parsed."""
         last = self._last
         if last is not None and last.limits == limits:
-            spliced = _splice(last, text, limits)
+            spliced = self._splice(last, text, limits)
             if spliced is not None:
                 self._last = spliced
                 self.reparsed_items += 1
                 return spliced.data
         self._last = None
+        return None
+
+
+class IncrementalYaml(_ItemReader[_Read]):
+    """Reads successive versions of one YAML text, re-parsing only an edited item when it can."""
+
+    def __init__(self) -> None:
+        super().__init__(_splice)
+
+    def read(self, text: str, limits: Limits, name: str) -> object:
+        """The data of ``text``, as ``read_yaml_data`` gives it (raising its DescriptionError)."""
+        spliced = self._spliced(text, limits)
+        if spliced is not None:
+            return spliced
         layout: RootLayout = {}
         try:
             data, nodes = fast_data(text, limits, layout)
@@ -281,19 +326,7 @@ def _kept_items(
     return [item for _, item in kept], kept
 
 
-@dataclass(frozen=True, slots=True)
-class _JsonRead:
-    text: str
-    limits: Limits
-    data: dict[str, object]
-    nodes: int
-    """Values in the document (as ``json_text`` counts them for ``max_nodes``)."""
-    spans: dict[str, list[tuple[int, int]]]
-    """By root member whose value is an array: where each item's text starts and ends."""
-    item_nodes: dict[str, list[int]]
-
-
-class IncrementalJson:
+class IncrementalJson(_ItemReader[_JsonRead]):
     """``IncrementalYaml``'s counterpart for JSON: an edit inside one item of an array under
     the root object re-decodes that item alone. JSON is context-free, so when the item's new
     text decodes as one value ending exactly where the old one ended (shifted by the edit),
@@ -301,25 +334,14 @@ class IncrementalJson:
     limits as the whole text would be. Anything else is a full ``parse_json``."""
 
     def __init__(self) -> None:
-        self._last: _JsonRead | None = None
-        self.reparsed_items = 0
-
-    def adopt(self, read: object, kept: object) -> None:
-        """See ``IncrementalYaml.adopt``."""
-        if self._last is not None and self._last.data is read and type(kept) is dict:
-            self._last = replace(self._last, data=kept)
+        super().__init__(_splice_json)
 
     def read(self, text: str, name: str, limits: Limits) -> object:
         """The data of ``text``, as ``parse_json`` gives it (raising its DescriptionError);
         the arguments in ``parse_json``'s order."""
-        last = self._last
-        if last is not None and last.limits == limits:
-            spliced = _splice_json(last, text, limits)
-            if spliced is not None:
-                self._last = spliced
-                self.reparsed_items += 1
-                return spliced.data
-        self._last = None
+        spliced = self._spliced(text, limits)
+        if spliced is not None:
+            return spliced
         data = parse_json(text, name, limits)
         spans = json_item_spans(text) if type(data) is dict else None
         if type(data) is dict and spans is not None:
