@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import io
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -146,3 +148,33 @@ def test_the_site_is_served_from_memory_and_nothing_is_written(tmp_path, monkeyp
         assert server.resolve_request("/missing.html")[0] is None
     finally:
         server.close()
+
+
+def wait_until(condition, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_the_heap_is_tidied_after_a_rebuild_not_during_one(tmp_path):
+    # After a rebuild the heap is collected and what survives frozen, so the collector's
+    # full walks stay out of later rebuilds; close gives the objects back.
+    builder = FakeBuilder(tmp_path)
+    server = DevServer(builder, err=io.StringIO(), tidy_after=0.05)
+    try:
+        assert server.rebuild()
+        assert wait_until(lambda: server.tidier.tidied == 1)
+        assert gc.get_freeze_count() > 0
+        with server._building:  # a rebuild under way: the tidy waits for the next one
+            server.tidier.schedule()
+            time.sleep(0.3)
+            assert server.tidier.tidied == 1
+    finally:
+        server.close()
+    assert gc.get_freeze_count() == 0
+    server.tidier.schedule()  # after close: nothing is frozen again
+    time.sleep(0.2)
+    assert gc.get_freeze_count() == 0

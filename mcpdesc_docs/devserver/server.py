@@ -23,6 +23,7 @@ from ..errors import ExitCode, UsageError
 from . import overlay
 from .builder import Builder, Rebuild
 from .handler import LocalHTTPServer, handler_for, safe_request_path
+from .tidy import TIDY_AFTER_SECONDS, HeapTidier
 from .watch import ChangeBatch, ChangeFilter, file_changes
 
 _POLL_SECONDS = 0.2
@@ -30,7 +31,15 @@ _POLL_SECONDS = 0.2
 
 
 class DevServer:
-    def __init__(self, builder: Builder, *, host: str = "127.0.0.1", port: int = 8000, err: TextIO) -> None:
+    def __init__(
+        self,
+        builder: Builder,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8000,
+        err: TextIO,
+        tidy_after: float = TIDY_AFTER_SECONDS,
+    ) -> None:
         self.builder = builder
         self.host = host
         self.port = port
@@ -46,6 +55,9 @@ class DevServer:
         """Why the last build failed; None after a good one."""
         self._httpd: LocalHTTPServer | None = None
         self._http_thread: threading.Thread | None = None
+        self._building = threading.Lock()
+        """Held by a rebuild (and by a heap tidy, which then waits for the next one)."""
+        self.tidier = HeapTidier(self._building, tidy_after)
 
     # --- state ------------------------------------------------------------------------
 
@@ -72,6 +84,13 @@ class DevServer:
 
     def rebuild(self, changed: Sequence[str] = ()) -> bool:
         """Build once; on success swap the served site, on failure keep it and record why."""
+        try:
+            with self._building:
+                return self._rebuild(changed)
+        finally:
+            self.tidier.schedule()
+
+    def _rebuild(self, changed: Sequence[str]) -> bool:
         started = time.perf_counter()
         try:
             result = self.builder.build(changed)
@@ -163,6 +182,7 @@ class DevServer:
             self._httpd.server_close()
         if self._http_thread is not None:
             self._http_thread.join(timeout=1)
+        self.tidier.close()
 
     def resolve_request(self, raw_path: str) -> tuple[str | None, Mapping[str, bytes] | None]:
         """(the site-relative path of the file to send, or None; the served site, or None
