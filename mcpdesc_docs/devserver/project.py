@@ -14,6 +14,7 @@ from ..pipeline import render_description
 from ..render.pages import RenderCache
 from ..resources import builtin_dir
 from ..source.incremental import IncrementalJson, IncrementalYaml, SameObjects
+from ..source.load import Readers
 from ..validation.validator import validate_file
 from .builder import Rebuild
 
@@ -61,8 +62,7 @@ class ProjectBuilder:
                 name=str(config.description),
                 limits=config.limits,
                 suppress=config.suppress,
-                read_yaml=self._yaml.read,
-                read_json=self._json.read,
+                readers=Readers(self._yaml.read, self._json.read),
                 same_objects=self._same_objects,
             )
             outcome = render_description(config, validation, self._render_cache, self._page_cache)

@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from ..diagnostics import Diagnostic
 from ..errors import DescriptionError, UsageError
@@ -21,10 +21,17 @@ from .positions import SourceMap, fatal
 from .yaml_events import read_yaml_data, walk_yaml_events, yaml_source_map
 
 Format = Literal["json", "yaml"]
-YamlReader = Callable[[str, Limits, str], object]
-"""Reads YAML text to data (``read_yaml_data``; ``serve`` passes an incremental reader)."""
-JsonReader = Callable[[str, str, Limits], object]
-"""Reads JSON text to data (``parse_json``; ``serve`` passes an incremental reader)."""
+
+
+class Readers(NamedTuple):
+    """What turns a description's text into data, per format: ``read_yaml_data`` and
+    ``parse_json``, or the incremental readers ``serve`` passes (``source.incremental``)."""
+
+    yaml: Callable[[str, Limits, str], object] = read_yaml_data
+    json: Callable[[str, str, Limits], object] = parse_json
+
+
+FULL_READERS = Readers()
 
 
 @dataclass(slots=True)
@@ -62,8 +69,7 @@ def read_source(
     *,
     limits: Limits = DEFAULT_LIMITS,
     name: str | None = None,
-    read_yaml: YamlReader = read_yaml_data,
-    read_json: JsonReader = parse_json,
+    readers: Readers = FULL_READERS,
 ) -> Source:
     """Read and parse a description file. Raises UsageError for I/O problems and
     DescriptionError for anything wrong with the content."""
@@ -91,7 +97,7 @@ def read_source(
         raise UsageError(f"{display}: permission denied") from None
     suffix = path.suffix.lower()
     fmt: Format | None = "json" if suffix == ".json" else "yaml" if suffix in {".yaml", ".yml"} else None
-    return parse_bytes(raw, display, fmt=fmt, limits=limits, read_yaml=read_yaml, read_json=read_json)
+    return parse_bytes(raw, display, fmt=fmt, limits=limits, readers=readers)
 
 
 def parse_bytes(
@@ -100,8 +106,7 @@ def parse_bytes(
     *,
     fmt: Format | None = None,
     limits: Limits = DEFAULT_LIMITS,
-    read_yaml: YamlReader = read_yaml_data,
-    read_json: JsonReader = parse_json,
+    readers: Readers = FULL_READERS,
 ) -> Source:
     if len(raw) > limits.max_bytes:
         raise fatal(
@@ -127,7 +132,7 @@ def parse_bytes(
             column,
             code="invalid-utf-8",
         ) from None
-    return parse_text(text, name, fmt=fmt, limits=limits, read_yaml=read_yaml, read_json=read_json)
+    return parse_text(text, name, fmt=fmt, limits=limits, readers=readers)
 
 
 def parse_text(
@@ -136,16 +141,15 @@ def parse_text(
     *,
     fmt: Format | None = None,
     limits: Limits = DEFAULT_LIMITS,
-    read_yaml: YamlReader = read_yaml_data,
-    read_json: JsonReader = parse_json,
+    readers: Readers = FULL_READERS,
 ) -> Source:
     if fmt is None:
         fmt = "json" if text.lstrip()[:1] in ("{", "[") else "yaml"
     try:
         if fmt == "json":
-            data = read_json(text, name, limits)
+            data = readers.json(text, name, limits)
             return Source(name, "json", text, data)
-        return Source(name, "yaml", text, read_yaml(text, limits, name))
+        return Source(name, "yaml", text, readers.yaml(text, limits, name))
     except DescriptionError as exc:
         # The text travels with the error so a report can quote the offending line.
         exc.text = text

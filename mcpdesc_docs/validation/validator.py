@@ -9,12 +9,10 @@ from pathlib import Path
 from ..diagnostics import Diagnostic, count, error
 from ..errors import DescriptionError
 from ..kinds import KINDS
-from ..source.json_text import parse_json
 from ..source.limits import DEFAULT_LIMITS, LIMITS_RULE, Limits
-from ..source.load import JsonReader, Source, YamlReader, read_source
+from ..source.load import FULL_READERS, Readers, Source, read_source
 from ..source.positions import PROFILE_RULE as YAML_PROFILE_RULE
 from ..source.positions import SYNTAX_RULE
-from ..source.yaml_events import read_yaml_data
 from ..spec.versions import Specification, detect
 from .document import Document
 from .registry import load_rules, run_rules
@@ -135,17 +133,15 @@ def validate_file(
     name: str | None = None,
     limits: Limits = DEFAULT_LIMITS,
     suppress: tuple[str, ...] = (),
-    read_yaml: YamlReader = read_yaml_data,
-    read_json: JsonReader = parse_json,
+    readers: Readers = FULL_READERS,
     same_objects: Callable[[object], object] | None = None,
 ) -> ValidationResult:
     """Load and validate one description file. Raises UsageError for I/O problems.
-    ``serve`` passes its incremental readers: ``read_yaml``, ``read_json``, and
-    ``same_objects``, which may swap unchanged values of the data read for the equal
-    objects of an earlier read."""
+    ``serve`` passes its incremental ``readers`` and ``same_objects``, which may swap
+    unchanged values of the data read for the equal objects of an earlier read."""
     display = name or str(path)
     try:
-        source = read_source(path, limits=limits, name=display, read_yaml=read_yaml, read_json=read_json)
+        source = read_source(path, limits=limits, name=display, readers=readers)
         if same_objects is not None:
             source.data = same_objects(source.data)
     except DescriptionError as exc:
