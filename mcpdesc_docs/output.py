@@ -80,7 +80,6 @@ class StagedSite:
         self.mark = mark
         self._staging: Path | None = None
         self._made: set[Path] = set()
-        self.written = 0
 
     def __enter__(self) -> StagedSite:
         parent = self.site_dir.resolve().parent
@@ -98,7 +97,6 @@ class StagedSite:
             target.parent.mkdir(parents=True, exist_ok=True)
             self._made.add(target.parent)
         target.write_bytes(content)
-        self.written += 1
 
     def commit(self) -> None:
         staging = self._staging

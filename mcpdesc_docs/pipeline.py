@@ -87,17 +87,14 @@ def render_description(
     if checked is None:
         return BuildOutcome(validation, None)
     site = build_site(checked.document, page_cache)
+    files: dict[str, bytes] = {}
+    keep = sink if sink is not None else files.__setitem__
     pages: set[str] = set()
 
     def counted(path: str, content: bytes) -> None:
         if path.endswith(".html"):
             pages.add(path)
-        if sink is not None:
-            sink(path, content)
+        keep(path, content)
 
-    files = render_site(
-        site, load_theme(config.theme), config, description_downloads(checked.source), cache, counted if sink else None
-    )
-    if sink is None:
-        pages.update(path for path in files if path.endswith(".html"))
+    render_site(site, load_theme(config.theme), config, description_downloads(checked.source), cache, counted)
     return BuildOutcome(validation, files, len(pages), site.legacy_format)

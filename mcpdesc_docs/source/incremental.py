@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from .json_text import decode_json_item, parse_json
+from .json_text import decode_json_item, parse_json, values_within_limits
 from .limits import Limits
 from .yaml_events import Refused, RootLayout, SequenceLayout, fast_data, read_yaml_data
 
@@ -149,6 +149,13 @@ def _common_suffix(a: str, b: str, limit: int) -> int:
     return length
 
 
+def _changed(old: str, new: str) -> tuple[int, int]:
+    """Where ``old`` differs from ``new``: ``old[start:end]`` is what the edit replaced
+    (everything before and after it is the same in both)."""
+    start = _common_prefix(old, new)
+    return start, len(old) - _common_suffix(old, new, min(len(old), len(new)) - start)
+
+
 def _line_start(text: str, offset: int) -> int:
     return text.rfind("\n", 0, offset) + 1
 
@@ -159,9 +166,7 @@ def _splice(last: _Read, text: str, limits: Limits) -> _Read | None:
     old = last.text
     if text == old:
         return last
-    prefix = _common_prefix(old, text)
-    suffix = _common_suffix(old, text, min(len(old), len(text)) - prefix)
-    changed_end = len(old) - suffix  # the old text changed in [prefix, changed_end)
+    prefix, changed_end = _changed(old, text)
     for key, sequence in last.layout.items():
         for index, start in enumerate(sequence.starts):
             if start > prefix:
@@ -345,9 +350,15 @@ class IncrementalJson(_ItemReader[_JsonRead]):
         data = parse_json(text, name, limits)
         spans = json_item_spans(text) if type(data) is dict else None
         if type(data) is dict and spans is not None:
-            item_nodes = {key: [count_values(item) for item in as_items(data[key])] for key in spans}
-            self._last = _JsonRead(text, limits, data, count_values(data), spans, item_nodes)
+            item_nodes = {key: [_values(item, limits) for item in as_items(data[key])] for key in spans}
+            self._last = _JsonRead(text, limits, data, _values(data, limits), spans, item_nodes)
         return data
+
+
+def _values(value: object, limits: Limits) -> int:
+    """How many values ``value`` (data ``parse_json`` accepted within ``limits``, or a part
+    of it, so the count runs to the end) holds, as ``parse_json`` counts them."""
+    return values_within_limits(value, 1, limits)[1]
 
 
 def as_items(value: object) -> list[object]:
@@ -401,31 +412,11 @@ def _item_spans(text: str) -> dict[str, list[tuple[int, int]]] | None:
         at = skip(at + 1)  # past the comma
 
 
-def count_values(value: object) -> int:
-    """The values in ``value`` (itself included), as ``json_text`` counts nodes."""
-    count = 0
-    stack = [value]
-    while stack:
-        current = stack.pop()
-        count += 1
-        if isinstance(current, dict):
-            stack.extend(current.values())
-        elif isinstance(current, list):
-            stack.extend(current)
-    return count
-
-
-_JSON_ITEM_DEPTH = 3
-"""An item's level: the root object is 1, its array 2."""
-
-
 def _splice_json(last: _JsonRead, text: str, limits: Limits) -> _JsonRead | None:
     old = last.text
     if text == old:
         return last
-    prefix = _common_prefix(old, text)
-    suffix = _common_suffix(old, text, min(len(old), len(text)) - prefix)
-    changed_end = len(old) - suffix
+    prefix, changed_end = _changed(old, text)
     delta = len(text) - len(old)
     for key, items in last.spans.items():
         for index, (start, end) in enumerate(items):

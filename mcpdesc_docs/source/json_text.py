@@ -196,31 +196,40 @@ def _first_lone_surrogate_escape(text: str) -> int:
     return 0
 
 
-def _check_json_values(data: object, name: str, text: str, limits: Limits) -> None:
-    """Limits and number rules ``json`` does not enforce: nesting (the root container is
-    level 1, as ``_json_depth_exceeds`` counts on the text), nodes and string lengths.
-    Failures are located by re-reading the text: nesting first (as if checked before
-    parsing), then the event walk, which checks the same limits and raises at the spot."""
-    stack: list[tuple[object, int]] = [(data, 1)]
+def values_within_limits(value: object, level: int, limits: Limits) -> tuple[bool, int]:
+    """Whether ``value`` (a container at ``level``, the root being 1, as
+    ``_json_depth_exceeds`` counts on the text) keeps to the nesting, node and string
+    limits ``json`` does not enforce, and how many values it holds (itself included: what
+    ``max_nodes`` counts). Stops at the first value past a limit."""
+    stack: list[tuple[object, int]] = [(value, level)]
     nodes = 0
     max_depth, max_length = limits.max_depth, limits.max_string_length
     while stack:
-        value, depth = stack.pop()
+        current, depth = stack.pop()
         nodes += 1
-        too_long = isinstance(value, str) and len(value) > max_length
-        if isinstance(value, dict):
-            if depth > max_depth:
-                _refuse_too_deep(text, name, limits)
-            too_long = any(len(key) > max_length for key in value)
-            stack.extend((child, depth + 1) for child in value.values())
-        elif isinstance(value, list):
-            if depth > max_depth:
-                _refuse_too_deep(text, name, limits)
-            stack.extend((child, depth + 1) for child in value)
-        if too_long or nodes > limits.max_nodes:
-            _refuse_too_deep(text, name, limits)
-            walk_yaml_events(positions_text(text), limits, name)
-            raise fatal(name, "the input exceeds a size limit", 1, 1, code="input-limits", rule=LIMITS_RULE)
+        if isinstance(current, str):
+            within = len(current) <= max_length
+        elif isinstance(current, dict):
+            within = depth <= max_depth and all(len(key) <= max_length for key in current)
+            stack.extend((child, depth + 1) for child in current.values())
+        elif isinstance(current, list):
+            within = depth <= max_depth
+            stack.extend((child, depth + 1) for child in current)
+        else:
+            within = True
+        if not within or nodes > limits.max_nodes:
+            return False, nodes
+    return True, nodes
+
+
+def _check_json_values(data: object, name: str, text: str, limits: Limits) -> None:
+    """The limits ``json`` does not enforce. Failures are located by re-reading the text:
+    nesting first (as if checked before parsing), then the event walk, which checks the
+    same limits and raises at the spot."""
+    if not values_within_limits(data, 1, limits)[0]:
+        _refuse_too_deep(text, name, limits)
+        walk_yaml_events(positions_text(text), limits, name)
+        raise fatal(name, "the input exceeds a size limit", 1, 1, code="input-limits", rule=LIMITS_RULE)
 
 
 _STRICT_DECODER = json.JSONDecoder(
@@ -245,20 +254,5 @@ def decode_json_item(text: str, start: int, stop: int, limits: Limits) -> tuple[
         return None
     if end != stop or has_surrogate_escape(text[start:stop]):
         return None
-    stack: list[tuple[object, int]] = [(value, _ITEM_LEVEL)]
-    nodes = 0
-    while stack:
-        current, depth = stack.pop()
-        nodes += 1
-        if isinstance(current, str):
-            if len(current) > limits.max_string_length:
-                return None
-        elif isinstance(current, dict):
-            if depth > limits.max_depth or any(len(key) > limits.max_string_length for key in current):
-                return None
-            stack.extend((child, depth + 1) for child in current.values())
-        elif isinstance(current, list):
-            if depth > limits.max_depth:
-                return None
-            stack.extend((child, depth + 1) for child in current)
-    return value, nodes
+    within, nodes = values_within_limits(value, _ITEM_LEVEL, limits)
+    return (value, nodes) if within else None
