@@ -148,6 +148,7 @@ class Document:
     """Use site pointer -> what it resolves to."""
     _components: dict[tuple[str, str], tuple[Any, str] | None] = field(default_factory=dict)
     """(namespace, name) -> (value, pointer) at the end of the component's chain, or None."""
+    _compiled: dict[int, tuple[object, Compiled]] = field(default_factory=dict)
     _budget: Budget | None = None
 
     @classmethod
@@ -281,9 +282,15 @@ class Document:
         return self._budget
 
     def compiled_schema(self, schema: object) -> Compiled:
-        """A schema of this document, compiled (``compile_schema`` keeps the result by
-        schema object: one tool's schema checks every example of the tool)."""
-        return compile_schema(schema)
+        """A schema of this document, compiled once per object: one tool's schema checks
+        every example of the tool, and compiling is keyed by the schema's text, which would
+        otherwise be written out again for each example. The object is kept with the
+        result, so its id cannot be reused by another while the entry exists."""
+        entry = self._compiled.get(id(schema))
+        if entry is None or entry[0] is not schema:
+            entry = (schema, compile_schema(schema))
+            self._compiled[id(schema)] = entry
+        return entry[1]
 
     def check_instance(self, schema: object, instance: object) -> InstanceCheck:
         """``instance`` checked against ``schema`` (a schema of this document), within the budget."""
