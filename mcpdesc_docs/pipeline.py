@@ -6,7 +6,6 @@ from the same description in the same way.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,10 +13,10 @@ from .config import Config
 from .model.builder import build_site
 from .model.primitives import PageCache
 from .model.urls import slugify
+from .render.data_text import ItemTexts, json_text, yaml_download_text
 from .render.pages import Download, RenderCache, Sink, render_site
 from .render.theme import load_theme
 from .source.load import Source
-from .source.yaml_writer import yaml_text
 from .validation.validator import ValidationResult, validate_file
 
 
@@ -33,19 +32,20 @@ class BuildOutcome:
     terminal, that ``migrate`` converts it (a note for the author, not for readers)."""
 
 
-def description_downloads(source: Source) -> tuple[Download, ...]:
+def description_downloads(source: Source, items: ItemTexts | None = None) -> tuple[Download, ...]:
     """The description as written, and the same data in the other format. Named by the
     format, never by the source file's extension: ``x.html`` must not be published as a
-    page (it would be served as HTML, outside the pages' Content-Security-Policy)."""
+    page (it would be served as HTML, outside the pages' Content-Security-Policy).
+    ``items``: serve's texts of unchanged values, kept from the previous build."""
     stem = slugify(download_stem(Path(source.name).name))
     original = Download(source.format.upper(), f"description/{stem}.{source.format}", source.text.encode("utf-8"))
     # Indented JSON goes through the pure-Python encoder; large descriptions stay compact.
     indent = 2 if len(source.text) < 256 * 1024 else None
     if source.format == "yaml":
-        converted = json.dumps(source.data, indent=indent, ensure_ascii=False) + "\n"
+        converted = json_text(source.data, indent, items)
         other = Download("JSON", f"description/{stem}.json", converted.encode("utf-8"))
     else:
-        converted = yaml_text(source.data, indent)
+        converted = yaml_download_text(source.data, indent, items)
         other = Download("YAML", f"description/{stem}.yaml", converted.encode("utf-8"))
     return (original, other)
 
@@ -96,5 +96,6 @@ def render_description(
             pages.add(path)
         keep(path, content)
 
-    render_site(site, load_theme(config.theme), config, description_downloads(checked.source), cache, counted)
+    downloads = description_downloads(checked.source, cache.items if cache is not None else None)
+    render_site(site, load_theme(config.theme), config, downloads, cache, counted)
     return BuildOutcome(validation, files, len(pages), site.legacy_format)

@@ -1,8 +1,20 @@
-"""``ByObject``: results kept by the identity of the (never mutated) value they came from."""
+"""``ByObject``: results kept by the identity of the (never mutated) value they came from;
+``Replayed``: the sites several rules walk, walked once per document."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterator
+
+import pytest
+
+from mcpdesc_docs.spec.versions import SPEC_0_9_0_RC_3
+from mcpdesc_docs.validation.document import Document, Replayed
 from mcpdesc_docs.validation.memo import ByObject
+from mcpdesc_docs.validation.registry import run_rules
+from mcpdesc_docs.validation.rules import elicitation, meta, results, tool_schemas
+
+from .rich_document import rich
 
 
 def test_a_result_is_computed_once_per_object_not_per_equal_value() -> None:
@@ -31,3 +43,63 @@ def test_entries_keep_their_objects_and_the_memo_stays_bounded() -> None:
         assert result not in seen
         seen.add(result)
         assert len(memo) <= 3
+
+
+def test_a_replayed_walk_runs_once_and_each_iteration_sees_all_of_it() -> None:
+    steps: list[int] = []
+
+    def walk() -> Iterator[int]:
+        for n in range(4):
+            steps.append(n)
+            yield n
+
+    replayed = Replayed(walk())
+    first = iter(replayed)
+    assert [next(first), next(first)] == [0, 1]
+    assert steps == [0, 1]  # the first iteration drives the walk, step by step
+    assert list(replayed) == [0, 1, 2, 3]  # a second one reads, then walks on
+    assert list(first) == [2, 3]
+    assert list(replayed) == [0, 1, 2, 3]
+    assert steps == [0, 1, 2, 3]
+
+
+def test_a_walk_that_raised_raises_again_for_every_iteration() -> None:
+    def walk() -> Iterator[int]:
+        yield 1
+        raise KeyError("bug")
+
+    replayed = Replayed(walk())
+    for _ in range(2):
+        items = iter(replayed)
+        assert next(items) == 1
+        with pytest.raises(KeyError):
+            next(items)
+
+
+def test_the_rules_walk_shared_sites_once_per_document(monkeypatch: pytest.MonkeyPatch) -> None:
+    walks: Counter[tuple[str, tuple[object, ...]]] = Counter()
+
+    def counted(module: object, name: str) -> None:
+        original = getattr(module, name)
+
+        def wrapper(document: Document, *arguments: str) -> Iterator[object]:
+            walks[(name, arguments)] += 1
+            return original(document, *arguments)  # type: ignore[no-any-return]
+
+        monkeypatch.setattr(module, name, wrapper)
+
+    for module, name in (
+        (results, "_walk_examples"),
+        (meta, "_walk_meta_sites"),
+        (tool_schemas, "_tool_schemas"),
+        (elicitation, "_walk_form_schemas"),
+    ):
+        counted(module, name)
+    document = Document.build(rich(), SPEC_0_9_0_RC_3)
+    run_rules(document)
+    # Each is asked for by several rules (tool schemas by six, examples of a tool by five).
+    assert walks[("_tool_schemas", ())] == 1
+    assert walks[("_walk_form_schemas", ())] == 1
+    assert walks[("_walk_meta_sites", ())] == 1
+    assert walks[("_walk_examples", ("tool", "examples"))] == 1
+    assert set(walks.values()) == {1}

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcpdesc_docs.pipeline import description_downloads
+from mcpdesc_docs.render.data_text import ItemTexts, json_text, yaml_download_text
 from mcpdesc_docs.source.load import parse_text
 from mcpdesc_docs.source.yaml_writer import yaml_text
 
@@ -74,3 +75,37 @@ def test_a_json_descriptions_yaml_download_reads_back_as_its_data() -> None:
     assert (original.path, other.path) == ("description/helpdesk.mcpdesc.json", "description/helpdesk.mcpdesc.yaml")
     back = parse_text(other.content.decode("utf-8"), "helpdesk.mcpdesc.yaml", fmt="yaml").data
     assert typed(back) == typed(source.data)
+
+
+ROOTS = st.dictionaries(
+    st.text() | st.text(min_size=160, max_size=1100),
+    JSON_VALUES | st.lists(JSON_VALUES, max_size=4),
+    max_size=5,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=ROOTS, replacement=JSON_VALUES)
+def test_downloads_put_together_from_kept_texts_are_the_whole_documents_text(
+    data: dict[str, Any], replacement: object
+) -> None:
+    items = ItemTexts()
+    for _ in range(2):  # written out, then put together from what was kept
+        assert json_text(data, None, items) == json.dumps(data, ensure_ascii=False) + "\n"
+        assert yaml_download_text(data, None, items) == yaml_text(data, None)
+    # An edit replaces one item: the new document's text, with the others' texts kept.
+    edited = {
+        key: [replacement, *value[1:]] if isinstance(value, list) and value else value for key, value in data.items()
+    }
+    assert json_text(edited, None, items) == json.dumps(edited, ensure_ascii=False) + "\n"
+    assert yaml_download_text(edited, None, items) == yaml_text(edited, None)
+
+
+def test_an_edit_writes_out_only_the_item_it_changed() -> None:
+    data = json.loads(json.dumps(rich()))
+    items = ItemTexts()
+    json_text(data, None, items)
+    kept = len(items.json)
+    edited = dict(data, tools=[{**data["tools"][0], "title": "Edited"}, *data["tools"][1:]])
+    assert json.loads(json_text(edited, None, items)) == edited
+    assert len(items.json) == kept + 1  # the edited tool alone is written out (the lists are not kept, their items are)

@@ -128,6 +128,8 @@ def component_uses(
 ) -> dict[str, tuple[str, ...]]:
     """The use sites referring to each component (``#/components/<namespace>/<name>``):
     the one a use site names and, when a chain leads further, the one it ends at."""
+    if not document.components:
+        return {}  # a validated document refers to nothing when it has nothing to refer to
     uses: dict[str, list[str]] = {}
     for primitive in document.primitives:
         for site in use_sites(primitive, elicitations.get(primitive.pointer, ())):

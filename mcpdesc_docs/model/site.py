@@ -520,8 +520,11 @@ class Site:
         """Document order, deprecated pages last."""
         return self._index.by_kind.get(kind, ())
 
-    def pages_tagged(self, tag: str) -> tuple[Page, ...]:
-        return self._index.by_tag.get(tag, ())
+    def pages_tagged(self, tag: str, kind: str | None = None) -> tuple[Page, ...]:
+        """Pages with the tag (of one ``kind``, if given): ordered as ``pages_of``."""
+        if kind is None:
+            return self._index.by_tag.get(tag, ())
+        return self._index.by_tag_and_kind.get((tag, kind), ())
 
     def tag_path(self, name: str) -> str | None:
         return self._index.tag_paths.get(name)
@@ -530,7 +533,7 @@ class Site:
 class _SiteIndex:
     """The site's pages by kind and by tag, and its tags' paths by name."""
 
-    __slots__ = ("by_kind", "by_tag", "tag_paths")
+    __slots__ = ("by_kind", "by_tag", "by_tag_and_kind", "tag_paths")
 
     def __init__(self, pages: tuple[Page, ...], tags: tuple[Tag, ...]) -> None:
         by_kind: dict[str, list[Page]] = {}
@@ -545,6 +548,11 @@ class _SiteIndex:
 
         self.by_kind = {kind: ordered(group) for kind, group in by_kind.items()}
         self.by_tag = {name: ordered(group) for name, group in by_tag.items()}
+        by_tag_and_kind: dict[tuple[str, str], list[Page]] = {}
+        for name, group in self.by_tag.items():
+            for page in group:
+                by_tag_and_kind.setdefault((name, page.kind), []).append(page)
+        self.by_tag_and_kind = {key: tuple(group) for key, group in by_tag_and_kind.items()}
         self.tag_paths: dict[str, str] = {}
         for tag in tags:
             self.tag_paths.setdefault(tag.name, tag.path)

@@ -33,6 +33,11 @@ MAX_MARKDOWN = 100_000
 DESCRIPTION_HEADING = 3
 """The level a description's top heading gets by default: below the page's sections (h2),
 so "## Usage" in a tool's description never outranks "Parameters"."""
+KEPT_TEXTS = 65_536
+"""Texts whose parse and HTML are kept. A site shows each text on its page and again in
+the overview, a tag page and the search index, pages apart: a bound below the texts of a
+large description (12,000 at 5,000 tools) had its least recently used ones parsed a second
+time. The bound still caps what ``serve`` keeps over many edits."""
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
@@ -109,7 +114,7 @@ class _Parsed(NamedTuple):
     """At the default heading level."""
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=KEPT_TEXTS)
 def _parsed(text: str, inline: bool) -> _Parsed | Rendered:
     """Each text is parsed once, whatever heading levels it is shown at. Only a text with
     headings keeps its tokens (to be shown at other levels); any other is its ``Rendered``,
@@ -128,7 +133,7 @@ def _parsed(text: str, inline: bool) -> _Parsed | Rendered:
     return _Parsed(tokens, env, rendered)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=KEPT_TEXTS)
 def _rendered(text: str, inline: bool, top_heading: int = DESCRIPTION_HEADING) -> Rendered:
     parsed = _parsed(text, inline)
     if isinstance(parsed, Rendered):

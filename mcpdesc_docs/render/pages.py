@@ -22,6 +22,7 @@ from ..kinds import KIND_NAMES, KINDS
 from ..model.navigation import Navigation, NavKindView
 from ..model.schema_tree import group_rows
 from ..model.site import Page, Scope, Site, Tag, label
+from .data_text import ItemTexts
 from .highlight import highlight
 from .markdown import render_inline, render_markdown
 from .search import entries_json, page_entries, search_files
@@ -222,6 +223,43 @@ class RenderCache:
     pages: dict[str, PageOutput] = field(default_factory=dict)
     rendered: int = 0
     """Pages rendered (not reused) by the last build, for tests and the bench."""
+    items: ItemTexts = field(default_factory=ItemTexts)
+    """The texts of the description's values, for its downloads (``render.data_text``)."""
+    fragments: dict[FragmentKey, tuple[Page, Markup]] = field(default_factory=dict)
+    """What ``page_fragment`` showed in the last build (see ``PageFragments``)."""
+    fragments_rendered: int = 0
+    """Fragments rendered (not reused) by the last build."""
+
+
+FragmentKey = tuple[str, str, int]
+"""(partial, directory of the page it is shown on, id of the page model)."""
+
+
+class PageFragments:
+    """``page_fragment(partial, p)`` in a template: the partial rendered for one page model,
+    as ``p``, in the context of the page being rendered. The overview and the tag pages show
+    one for every tool, and ``serve`` renders them after every edit: a fragment the last
+    build rendered for the very same page model, shown from the same directory (links are
+    relative), is reused as long as the site's skeleton is unchanged. A partial should
+    therefore show nothing but its page (``catalogue_item.html`` and ``tag_item.html`` do)."""
+
+    def __init__(self, env: jinja2.Environment, previous: dict[FragmentKey, tuple[Page, Markup]] | None) -> None:
+        self._env = env
+        self._previous = previous
+        self.kept: dict[FragmentKey, tuple[Page, Markup]] = {}
+        self.rendered = 0
+
+    @jinja2.pass_context
+    def __call__(self, context: jinja2.runtime.Context, partial: str, page: Page) -> Markup:
+        key = (partial, str(context["current_path"]).rpartition("/")[0], id(page))
+        found = self.kept.get(key) or (self._previous.get(key) if self._previous is not None else None)
+        if found is None or found[0] is not page:
+            variables = context.get_all() | {"p": page}
+            found = (page, Markup(self._env.get_template(partial).render(variables)))
+            self.rendered += 1
+        if self._previous is not None:  # serve: keep it for the next build (the page with it)
+            self.kept[key] = found
+        return found[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,7 +315,10 @@ def render_site(
     env.filters["group_rows"] = group_rows
     navigation = Navigation(site)
     skeleton = _skeleton(site, config, downloads) if cache is not None else None
-    reusable = cache.pages if cache is not None and cache.skeleton == skeleton else {}
+    same_skeleton = cache is not None and cache.skeleton == skeleton
+    reusable = cache.pages if cache is not None and same_skeleton else {}
+    fragments = PageFragments(env, (cache.fragments if same_skeleton else {}) if cache is not None else None)
+    env.globals["page_fragment"] = fragments
     rendered = 0
     outputs: dict[str, bytes] = {}
     emit: Sink = sink if sink is not None else outputs.__setitem__
@@ -325,6 +366,7 @@ def render_site(
         emit(path, content)
     if cache is not None:
         cache.skeleton, cache.pages, cache.rendered = skeleton, fresh, rendered
+        cache.fragments, cache.fragments_rendered = fragments.kept, fragments.rendered
     return outputs
 
 

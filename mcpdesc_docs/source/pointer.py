@@ -10,7 +10,14 @@ def escape(segment: str | int) -> str:
 
 
 def join(base: str, *segments: str | int) -> str:
-    return base + "".join("/" + escape(segment) for segment in segments)
+    # The rules name a site for every value they look at (tens of thousands per build):
+    # most segments need no escaping, and a loop is several times cheaper than a join.
+    for segment in segments:
+        text = segment if isinstance(segment, str) else str(segment)
+        if "~" in text or "/" in text:
+            text = text.replace("~", "~0").replace("/", "~1")
+        base = f"{base}/{text}"
+    return base
 
 
 def from_parts(parts: Iterable[str | int]) -> str:

@@ -4,9 +4,9 @@ component references."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ..kinds import BY_NAME, KINDS
 from ..source import pointer as jp
@@ -21,6 +21,40 @@ JsonObject = Mapping[str, Any]
 COMPONENT_REF = "$componentRef"
 MAX_CHAIN_SHOWN = 12
 """Links of a reference cycle its message names; a longer one is shortened in the middle."""
+
+
+Item = TypeVar("Item")
+
+
+class Replayed(Generic[Item]):
+    """The items of one walk, worked out once however many times they are iterated: the
+    first iteration drives the walk, step by step as before (the order in which it
+    resolves references stays that of the first rule to ask), and later ones read what it
+    found. A walk that raised raises again at the same point, for every rule that meets it."""
+
+    def __init__(self, walk: Iterator[Item]) -> None:
+        self._walk = walk
+        self._found: list[Item] = []
+        self._failure: Exception | None = None
+        self._done = False
+
+    def __iter__(self) -> Iterator[Item]:
+        index = 0
+        while True:
+            if index < len(self._found):
+                yield self._found[index]
+                index += 1
+                continue
+            if self._failure is not None:
+                raise self._failure
+            if self._done:
+                return
+            try:
+                self._found.append(next(self._walk))
+            except StopIteration:
+                self._done = True
+            except Exception as exc:  # noqa: BLE001 - kept for every rule that walks this far, then raised
+                self._failure = exc
 
 
 def as_object(value: object) -> JsonObject:
@@ -150,6 +184,7 @@ class Document:
     """(namespace, name) -> (value, pointer) at the end of the component's chain, or None."""
     _compiled: dict[int, tuple[object, Compiled]] = field(default_factory=dict)
     _budget: Budget | None = None
+    _walks: dict[tuple[Callable[..., Iterator[Any]], tuple[str, ...]], Replayed[Any]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, data: JsonObject, specification: Specification) -> Document:
@@ -172,6 +207,15 @@ class Document:
                         )
                     )
         return document
+
+    def walked_once(self, walk: Callable[..., Iterator[Item]], *arguments: str) -> Iterable[Item]:
+        """What ``walk(self, *arguments)`` yields, for the several rules that walk the same
+        sites (a tool's schemas, the form schemas, the examples): walked once per document."""
+        key = (walk, arguments)
+        replayed = self._walks.get(key)
+        if replayed is None:
+            replayed = self._walks[key] = Replayed(walk(self, *arguments))
+        return replayed
 
     def scope_of(self, declaration: JsonObject) -> tuple[str, ...]:
         """The effective scope of a declaration directly under the root (a transport, a
@@ -301,3 +345,11 @@ class Document:
         if value is None:
             return None
         return self.resolve(value, jp.join(elicitation.pointer, "requestedSchema"), "schemas")
+
+
+def client_requirement_extensions(document: Document) -> Iterator[tuple[str, JsonObject]]:
+    """(pointer, map) of each primitive's ``clientRequirements.extensions``, where declared."""
+    for primitive in document.primitives:
+        extensions = as_object(as_object(primitive.data.get("clientRequirements")).get("extensions"))
+        if extensions:
+            yield jp.join(primitive.pointer, "clientRequirements", "extensions"), extensions

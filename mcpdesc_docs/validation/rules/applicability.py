@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from ...source import pointer as jp
 from ...spec.revisions import REVISIONS, before, describe, outside
-from ..document import Document, Primitive, as_list, as_object, explicit_scope
+from ..document import Document, Primitive, as_list, as_object, client_requirement_extensions, explicit_scope
 from ..registry import Finding, rule
 from ..rule_ids import INPUT_SCHEMA_MEMBERS
 
@@ -235,10 +235,13 @@ def is_reserved_extension(identifier: str) -> bool:
 
 @rule("mcp.extensions.identifier-authority")
 def reserved_extension_identifiers(document: Document) -> Iterator[Finding]:
-    maps = [jp.join(pointer, "extensions") for pointer, _, _ in _capabilities(document)]
-    maps += [jp.join(p.pointer, "clientRequirements", "extensions") for p in document.primitives]
-    for at in maps:
-        for identifier in as_object(jp.lookup(document.data, at)):
+    maps = [
+        (jp.join(pointer, "extensions"), as_object(capabilities.get("extensions")))
+        for pointer, capabilities, _ in _capabilities(document)
+    ]
+    maps += client_requirement_extensions(document)
+    for at, extensions in maps:
+        for identifier in extensions:
             if is_reserved_extension(identifier) and identifier not in OFFICIAL_EXTENSIONS:
                 yield Finding.warning(
                     "unknown-reserved-extension-identifier",

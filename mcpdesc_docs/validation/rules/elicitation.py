@@ -8,7 +8,7 @@ reported where the schema lives, naming the declaration that uses it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
@@ -84,10 +84,17 @@ class _FormSchema:
     elicitation: Elicitation
     schema: Any
     pointer: str
+    properties: tuple[tuple[str, dict[str, Any], str], ...]
+    """(name, property, pointer) of each property that is an object; three rules walk them."""
 
     @classmethod
     def of(cls, elicitation: Elicitation, resolved: Resolved) -> _FormSchema:
-        return cls(elicitation, resolved.value, resolved.pointer)
+        members = as_object(as_object(resolved.value).get("properties")).items()
+        at = resolved.pointer
+        properties = tuple(
+            (name, prop, jp.join(at, "properties", name)) for name, prop in members if isinstance(prop, dict)
+        )
+        return cls(elicitation, resolved.value, resolved.pointer, properties)
 
     def context(self) -> str:
         where = self.elicitation.label
@@ -95,13 +102,12 @@ class _FormSchema:
             return f"{where} (schema from {self.pointer})"
         return where
 
-    def properties(self) -> Iterator[tuple[str, dict[str, Any], str]]:
-        for name, prop in as_object(as_object(self.schema).get("properties")).items():
-            if isinstance(prop, dict):
-                yield name, prop, jp.join(self.pointer, "properties", name)
+
+def _form_schemas(document: Document) -> Iterable[_FormSchema]:
+    return document.walked_once(_walk_form_schemas)
 
 
-def _form_schemas(document: Document) -> Iterator[_FormSchema]:
+def _walk_form_schemas(document: Document) -> Iterator[_FormSchema]:
     for elicitation in document.elicitations:
         if elicitation.data.get("mode") != "form":
             continue
@@ -317,7 +323,7 @@ def form_schema_members(document: Document) -> Iterator[Finding]:
             continue  # a shared component is reported once, where it lives
         checked.add(form.pointer)
         yield from _check_root(form)
-        for name, prop, at in form.properties():
+        for name, prop, at in form.properties:
             yield from _check_property(form, name, prop, at)
 
 
@@ -338,7 +344,7 @@ def form_schema_protocol_shape(document: Document) -> Iterator[Finding]:
 
         if "$schema" in as_object(form.schema):
             yield mismatch(jp.join(form.pointer, "$schema"), "'$schema'")
-        for name, prop, at in form.properties():
+        for name, prop, at in form.properties:
             variant = _variant(prop)
             if variant == "titled single-select":
                 yield mismatch(jp.join(at, "oneOf"), f"titled single-select enums (property {name!r})")
@@ -368,7 +374,7 @@ def form_schema_consistency(document: Document) -> Iterator[Finding]:
                         jp.join(form.pointer, "required", index),
                         "req-elicitation-form-required",
                     )
-        for name, prop, at in form.properties():
+        for name, prop, at in form.properties:
             yield from _property_consistency(form, name, prop, at)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...source import pointer as jp
-from ..document import Document, as_list, as_object
+from ..document import Document, as_list, as_object, client_requirement_extensions
 from ..registry import Finding, rule
 from ..rule_ids import EXTENSION_PLACEMENT
 from .security import requirement_arrays
@@ -36,11 +36,12 @@ def ineligible_extensions(document: Document) -> Iterator[Finding]:
                         jp.join(array_pointer, index, key),
                     )
     maps = [
-        jp.join("", "capabilities", i, "extensions") for i in range(len(as_list(document.data.get("capabilities"))))
+        (jp.join("", "capabilities", i, "extensions"), as_object(as_object(item).get("extensions")))
+        for i, item in enumerate(as_list(document.data.get("capabilities")))
     ]
-    maps += [jp.join(p.pointer, "clientRequirements", "extensions") for p in document.primitives]
-    for at in maps:
-        for key in as_object(jp.lookup(document.data, at)):
+    maps += client_requirement_extensions(document)
+    for at, extensions in maps:
+        for key in extensions:
             if key.startswith("x-"):
                 yield Finding.error(
                     "extension-not-allowed",

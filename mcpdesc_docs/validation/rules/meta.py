@@ -4,7 +4,7 @@ the contexts and value shapes of known reserved keys, and where ``_meta`` is def
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,7 +105,11 @@ class MetaSite:
     label: str
 
 
-def meta_sites(document: Document) -> Iterator[MetaSite]:
+def meta_sites(document: Document) -> Iterable[MetaSite]:
+    return document.walked_once(_walk_meta_sites)
+
+
+def _walk_meta_sites(document: Document) -> Iterator[MetaSite]:
     for primitive in document.primitives:
         if isinstance(primitive.data.get("_meta"), Mapping):
             yield MetaSite(

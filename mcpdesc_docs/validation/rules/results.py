@@ -4,7 +4,7 @@ completion results): no JSON-RPC envelope, no incomplete-workflow fields, the
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,7 +51,13 @@ class Example:
         return f"{noun} {self.name!r} of {self.primitive.label}{where}"
 
 
-def examples_of(document: Document, kind: str, member: str = "examples") -> Iterator[Example]:
+def examples_of(document: Document, kind: str, member: str = "examples") -> Iterable[Example]:
+    """The examples of one kind of primitive under ``member``, resolved (several rules
+    check each, so they are walked once per document)."""
+    return document.walked_once(_walk_examples, kind, member)
+
+
+def _walk_examples(document: Document, kind: str, member: str) -> Iterator[Example]:
     for primitive in document.primitives_of(kind):
         for name, raw in as_object(primitive.data.get(member)).items():
             use_site = jp.join(primitive.pointer, member, name)

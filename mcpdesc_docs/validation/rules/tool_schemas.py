@@ -4,7 +4,7 @@ checks, external references, and ``x-mcp-header``."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ...source import pointer as jp
@@ -21,8 +21,12 @@ _HEADER_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _HEADER_TYPES = ("string", "integer", "boolean")
 
 
-def tool_schemas(document: Document) -> Iterator[tuple[Primitive, str, str, Any]]:
+def tool_schemas(document: Document) -> Iterable[tuple[Primitive, str, str, Any]]:
     """(tool, member, pointer where the schema lives, resolved schema) for inputSchema/outputSchema."""
+    return document.walked_once(_tool_schemas)
+
+
+def _tool_schemas(document: Document) -> Iterator[tuple[Primitive, str, str, Any]]:
     for tool in document.primitives_of("tool"):
         for member in ("inputSchema", "outputSchema"):
             if member not in tool.data:
