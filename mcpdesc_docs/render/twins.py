@@ -37,6 +37,10 @@ def _elsewhere(link: ShownElsewhere) -> str:
 
 
 def twin_path(page_path: str) -> str:
+    # Asked for every page on every rebuild; page paths end in ".html" (splitext is slower,
+    # and differs only for a name that starts with a dot, which no page has).
+    if page_path.endswith(".html") and not page_path.rpartition("/")[2].startswith("."):
+        return page_path[: -len(".html")] + ".md"
     return posixpath.splitext(page_path)[0] + ".md"
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 from ...kinds import BY_NAME
 from ...source import pointer as jp
 from ...spec.revisions import LEGACY, REVISIONS, describe
-from ..document import Document, as_list, as_object, explicit_scope
+from ..document import Document, Elicitation, Primitive, as_list, as_object, explicit_scope
 from ..registry import Finding, rule
 from ..rule_ids import PROTOCOL_SCOPE_CONSISTENCY
 
@@ -15,20 +16,33 @@ KNOWN_REVISIONS = frozenset(REVISIONS)
 
 
 def _outside_parent(
-    declaration_pointer: str, scope: object, parent: tuple[str, ...], what: str, requirement: str | None = None
+    declaration_pointer: str,
+    scope: object,
+    parent: tuple[str, ...],
+    what: str | Primitive | Elicitation,
+    requirement: str | None = None,
 ) -> Iterator[Finding]:
-    # A set, and the parent described by its known versions only (unknown ones are the
-    # schema's to report): a long parent scope must not make every finding as long as it.
+    """``what``: the declaration's label, or the declaration (labelled only if reported:
+    this runs for every declaration, and most are within their parent)."""
     allowed = frozenset(parent)
+    outside = [
+        (index, revision)
+        for index, revision in enumerate(as_list(scope))
+        if isinstance(revision, str) and revision not in allowed
+    ]
+    if not outside:
+        return
+    # The parent described by its known versions only (unknown ones are the schema's to
+    # report): a long parent scope must not make every finding as long as it.
     described = describe(allowed & KNOWN_REVISIONS)
-    for index, revision in enumerate(as_list(scope)):
-        if isinstance(revision, str) and revision not in allowed:
-            yield Finding.error(
-                "protocol-scope-outside-parent",
-                f"{what} lists protocol version {revision}, which is not in its parent scope ({described})",
-                jp.join(declaration_pointer, "protocolVersions", index),
-                requirement,
-            )
+    label = what if isinstance(what, str) else what.label
+    for index, revision in outside:
+        yield Finding.error(
+            "protocol-scope-outside-parent",
+            f"{label} lists protocol version {revision}, which is not in its parent scope ({described})",
+            jp.join(declaration_pointer, "protocolVersions", index),
+            requirement,
+        )
 
 
 @rule(PROTOCOL_SCOPE_CONSISTENCY)
@@ -39,13 +53,13 @@ def scopes_within_parent(document: Document) -> Iterator[Finding]:
             declaration = as_object(item)
             yield from _outside_parent(jp.join("", collection, index), declaration.get("protocolVersions"), root, what)
     for primitive in document.primitives:
-        yield from _outside_parent(primitive.pointer, primitive.data.get("protocolVersions"), root, primitive.label)
+        yield from _outside_parent(primitive.pointer, primitive.data.get("protocolVersions"), root, primitive)
     for elicitation in document.elicitations:
         yield from _outside_parent(
             elicitation.pointer,
             elicitation.data.get("protocolVersions"),
             elicitation.primitive.scope,
-            elicitation.label,
+            elicitation,
             "req-elicitation-scope",
         )
 
@@ -81,11 +95,12 @@ class _FirstClaims:
 def identities_disjoint(document: Document) -> Iterator[Finding]:
     """Each declaration that overlaps an earlier one of the same identity is reported once,
     against the first one it overlaps."""
+    declared = Counter((p.kind, p.identity) for p in document.primitives if p.identity is not None)
     claims: dict[tuple[str, str], tuple[_FirstClaims, list[str]]] = {}
     for primitive in document.primitives:
         identity = primitive.identity
-        if identity is None:
-            continue
+        if identity is None or declared[(primitive.kind, identity)] == 1:
+            continue  # declared once: nothing to overlap
         index, pointers = claims.setdefault((primitive.kind, identity), (_FirstClaims(), []))
         overlap = index.claim(frozenset(primitive.scope))
         pointers.append(primitive.pointer)
