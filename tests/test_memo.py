@@ -3,14 +3,16 @@
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
 from mcpdesc_docs.spec.versions import SPEC_0_9_0_RC_3
 from mcpdesc_docs.validation.document import Document, Replayed
-from mcpdesc_docs.validation.memo import ByObject
+from mcpdesc_docs.validation.memo import ByObject, ByObjectAt
 from mcpdesc_docs.validation.registry import run_rules
 from mcpdesc_docs.validation.rules import elicitation, meta, results, tool_schemas
 
@@ -103,3 +105,45 @@ def test_the_rules_walk_shared_sites_once_per_document(monkeypatch: pytest.Monke
     assert walks[("_walk_meta_sites", ())] == 1
     assert walks[("_walk_examples", ("tool", "examples"))] == 1
     assert set(walks.values()) == {1}
+
+
+def test_a_result_by_object_and_place_is_kept_for_that_pair() -> None:
+    calls: list[str] = []
+    memo: ByObjectAt[int] = ByObjectAt()
+
+    def compute(label: str) -> Callable[[], int]:
+        return lambda: calls.append(label) or len(calls)
+
+    schema = {"type": "object"}
+    assert memo.get(schema, "/a", compute("a")) == memo.get(schema, "/a", compute("again")) == 1
+    assert memo.get(schema, "/b", compute("b")) == 2  # the same schema shown elsewhere
+    assert memo.get({"type": "object"}, "/a", compute("twin")) == 3  # an equal schema, another object
+    assert calls == ["a", "b", "twin"]
+
+
+def test_form_schemas_are_checked_again_only_when_they_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    checked: list[str] = []
+    for name in ("_member_findings", "_consistency_findings"):
+        original = getattr(elicitation, name)
+
+        def counted(form: Any, original: Any = original) -> Iterator[object]:
+            checked.append(form.pointer)
+            return original(form)  # type: ignore[no-any-return]
+
+        monkeypatch.setattr(elicitation, name, counted)
+    data = rich()
+    first = run_rules(Document.build(data, SPEC_0_9_0_RC_3))
+    forms = len(checked)
+    assert forms >= 2  # two checks of each form schema
+    checked.clear()
+    assert run_rules(Document.build(data, SPEC_0_9_0_RC_3)) == first
+    assert checked == []  # the same schema objects: nothing checked again
+    tools = data["tools"]
+    index, tool = next(
+        (i, t) for i, t in enumerate(tools) if any("requestedSchema" in e for e in t.get("elicitations", []))
+    )
+    edited = copy.deepcopy(tool)  # equal, but new objects: an edited tool as serve reads it
+    again = run_rules(Document.build({**data, "tools": [*tools[:index], edited, *tools[index + 1 :]]}, SPEC_0_9_0_RC_3))
+    assert again == first
+    assert len(checked) >= 2
+    assert all(pointer.startswith(f"/tools/{index}/") for pointer in checked)

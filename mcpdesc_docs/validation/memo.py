@@ -8,7 +8,7 @@ over from one rebuild to the next without comparing or re-serialising anything.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
 Result = TypeVar("Result")
@@ -40,4 +40,28 @@ class ByObject(Generic[Result]):
         return len(self._entries)
 
 
-__all__ = ["ByObject"]
+class ByObjectAt(Generic[Result]):
+    """Like ``ByObject``, for a result that also depends on where the value is shown
+    (``at``: its pointer, the label findings name it by ...): one entry per value object
+    and ``at``."""
+
+    def __init__(self, limit: int = DEFAULT_LIMIT) -> None:
+        self._limit = limit
+        self._entries: dict[tuple[int, Hashable], tuple[object, Result]] = {}
+
+    def get(self, value: object, at: Hashable, compute: Callable[[], Result]) -> Result:
+        key = (id(value), at)
+        entry = self._entries.get(key)
+        if entry is not None and entry[0] is value:
+            return entry[1]
+        result = compute()
+        if len(self._entries) >= self._limit:
+            self._entries.clear()
+        self._entries[key] = (value, result)
+        return result
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+__all__ = ["ByObject", "ByObjectAt"]

@@ -8,13 +8,15 @@ reported where the schema lives, naming the declaration that uses it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, TypeGuard
 
 from ...source import pointer as jp
 from ..document import Document, Elicitation, Resolved, as_object
-from ..registry import Finding, rule
+from ..memo import ByObjectAt
+from ..registry import MAX_FINDINGS, Finding, rule
 from ..rule_ids import FORM_SCHEMA_MEMBERS
 from ..suggest import did_you_mean
 
@@ -315,6 +317,24 @@ def _check_items(form: _FormSchema, name: str, items: object, at: str) -> Iterat
     )
 
 
+FormCheck = Callable[["_FormSchema"], Iterator[Finding]]
+_MEMBER_FINDINGS: ByObjectAt[tuple[Finding, ...]] = ByObjectAt()
+_CONSISTENCY_FINDINGS: ByObjectAt[tuple[Finding, ...]] = ByObjectAt()
+
+
+def _found_in(form: _FormSchema, memo: ByObjectAt[tuple[Finding, ...]], check: FormCheck) -> tuple[Finding, ...]:
+    """What ``check`` finds in one form schema, which depends on nothing but the schema, its
+    pointer and its context: kept by schema object, so that ``serve`` checks again only
+    the schemas an edit changed. At most MAX_FINDINGS + 1 are kept (the rule stops there)."""
+    return memo.get(form.schema, (form.pointer, form.context()), lambda: tuple(islice(check(form), MAX_FINDINGS + 1)))
+
+
+def _member_findings(form: _FormSchema) -> Iterator[Finding]:
+    yield from _check_root(form)
+    for name, prop, at in form.properties:
+        yield from _check_property(form, name, prop, at)
+
+
 @rule(FORM_SCHEMA_MEMBERS)
 def form_schema_members(document: Document) -> Iterator[Finding]:
     checked: set[str] = set()
@@ -322,9 +342,7 @@ def form_schema_members(document: Document) -> Iterator[Finding]:
         if form.pointer in checked:
             continue  # a shared component is reported once, where it lives
         checked.add(form.pointer)
-        yield from _check_root(form)
-        for name, prop, at in form.properties:
-            yield from _check_property(form, name, prop, at)
+        yield from _found_in(form, _MEMBER_FINDINGS, _member_findings)
 
 
 @rule("mcp.elicitation.form-schema.protocol-shape")
@@ -361,21 +379,24 @@ def form_schema_consistency(document: Document) -> Iterator[Finding]:
         if form.pointer in checked:
             continue
         checked.add(form.pointer)
-        schema = as_object(form.schema)
-        declared = as_object(schema.get("properties"))
-        required = schema.get("required")
-        if isinstance(required, list):
-            for index, name in enumerate(required):
-                if isinstance(name, str) and name not in declared:
-                    yield Finding.error(
-                        "elicitation-form-required-property-unknown",
-                        f"'required' names {name!r}, which is not a property of the requestedSchema "
-                        f"of {form.context()}",
-                        jp.join(form.pointer, "required", index),
-                        "req-elicitation-form-required",
-                    )
-        for name, prop, at in form.properties:
-            yield from _property_consistency(form, name, prop, at)
+        yield from _found_in(form, _CONSISTENCY_FINDINGS, _consistency_findings)
+
+
+def _consistency_findings(form: _FormSchema) -> Iterator[Finding]:
+    schema = as_object(form.schema)
+    declared = as_object(schema.get("properties"))
+    required = schema.get("required")
+    if isinstance(required, list):
+        for index, name in enumerate(required):
+            if isinstance(name, str) and name not in declared:
+                yield Finding.error(
+                    "elicitation-form-required-property-unknown",
+                    f"'required' names {name!r}, which is not a property of the requestedSchema of {form.context()}",
+                    jp.join(form.pointer, "required", index),
+                    "req-elicitation-form-required",
+                )
+    for name, prop, at in form.properties:
+        yield from _property_consistency(form, name, prop, at)
 
 
 def _property_consistency(form: _FormSchema, name: str, prop: dict[str, Any], at: str) -> Iterator[Finding]:
