@@ -11,16 +11,18 @@ put together exactly as ``json.dumps`` writes it: ``{"k": v, ...}`` and ``[a, b]
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from ..source.yaml_writer import is_long_key, json_as_yaml, yaml_text, yaml_text_of_json
 from ..validation.memo import ByObject
 
 
-def _compact_json(value: object) -> str | None:
+def _compact_json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
 def _compact_yaml(value: object) -> str | None:
+    """None when a member name is too long for YAML: the whole document is written then."""
     return json_as_yaml(value, None)
 
 
@@ -28,11 +30,11 @@ class ItemTexts:
     """The compact JSON and YAML texts of a description's values, kept by object."""
 
     def __init__(self) -> None:
-        self.json: ByObject[str | None] = ByObject(_compact_json)
+        self.json: ByObject[str] = ByObject(_compact_json)
         self.yaml: ByObject[str | None] = ByObject(_compact_yaml)
 
 
-def _assembled(data: object, text_of: ByObject[str | None], *, yaml: bool) -> str | None:
+def _assembled(data: object, text_of: Callable[[object], str | None], *, yaml: bool) -> str | None:
     """The compact text of the root object from its values' kept texts; None when the
     root is not an object of string keys or a value's text cannot be put together."""
     if not isinstance(data, dict) or not all(isinstance(key, str) for key in data):
