@@ -217,6 +217,11 @@ class Document:
             replayed = self._walks[key] = Replayed(walk(self, *arguments))
         return replayed
 
+    def drop_walks(self) -> None:
+        """Forget what ``walked_once`` kept, once the rules are done (at 20,000 tools it is
+        tens of megabytes the page model has no use for)."""
+        self._walks.clear()
+
     def scope_of(self, declaration: JsonObject) -> tuple[str, ...]:
         """The effective scope of a declaration directly under the root (a transport, a
         capability set): its own, else the root's."""

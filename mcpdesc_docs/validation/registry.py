@@ -156,4 +156,7 @@ def rules_for(specification: Specification) -> dict[str, Rule]:
 
 def run_rules(document: Document) -> list[Diagnostic]:
     """What every rule of the document's format finds, rule by rule in registration order."""
-    return [found for registered in rules_for(document.specification).values() for found in registered.run(document)]
+    rules = rules_for(document.specification).values()
+    found = [finding for registered in rules for finding in registered.run(document)]
+    document.drop_walks()  # the page model is built from the same Document; it needs none of them
+    return found
