@@ -317,7 +317,7 @@ def _check_items(form: _FormSchema, name: str, items: object, at: str) -> Iterat
     )
 
 
-FormCheck = Callable[["_FormSchema"], Iterator[Finding]]
+FormCheck = Callable[[_FormSchema], Iterator[Finding]]
 _MEMBER_FINDINGS: ByObjectAt[tuple[Finding, ...]] = ByObjectAt()
 _CONSISTENCY_FINDINGS: ByObjectAt[tuple[Finding, ...]] = ByObjectAt()
 
