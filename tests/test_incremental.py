@@ -133,12 +133,16 @@ def test_an_edit_to_one_tool_builds_and_renders_one_page(tmp_path: Path) -> None
     builder = ProjectBuilder(description, out=io.StringIO(), err=io.StringIO())
     assert builder.build().ok
     assert builder.page_cache.built == 30
-    assert builder.render_cache.fragments_rendered == 30  # the overview's catalogue
+    # Each tool once in the overview's catalogue and three times in a sidebar: seen from the
+    # site's root (the overview and 404.html), from tools/ and on its own page.
+    assert builder.render_cache.fragments_rendered == 30 + 3 * 30
     description.write_text(tool_list(30, changed=5), encoding="utf-8")
     rebuilt = builder.build([str(description)])
     assert builder.page_cache.built == 1
     assert builder.render_cache.rendered == 3  # the tool's page, the overview and 404.html
-    assert builder.render_cache.fragments_rendered == 1  # the overview lists the others as before
+    # The edited tool in the catalogue, in the root's sidebar and on its own page; the others
+    # are shown as before (the other tool pages, with tool_5 in their sidebar, are reused).
+    assert builder.render_cache.fragments_rendered == 3
     assert rebuilt.files == render_description(load_config(description)).files
     # 1 and true compare equal in Python; the page must still show the new default.
     typed = tool_list(30, changed=5).replace(
@@ -153,7 +157,7 @@ def test_an_edit_to_one_tool_builds_and_renders_one_page(tmp_path: Path) -> None
     description.write_text(typed.replace('version: "1"', 'version: "2"'), encoding="utf-8")
     rebuilt = builder.build([str(description)])
     assert builder.page_cache.built == 30  # outside the tools: every page is built again
-    assert builder.render_cache.fragments_rendered == 30
+    assert builder.render_cache.fragments_rendered == 30 + 3 * 30
     assert rebuilt.files == render_description(load_config(description)).files
 
 

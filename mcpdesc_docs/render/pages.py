@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -53,7 +53,8 @@ class TemplateContext(TypedDict):
     """The Markdown twin of this page, site-relative."""
     site_title: str
     current_path: str
-    url: Callable[[str], str]
+    url: RelativeLinks
+    """The way from this page to a site file (also a global, for imported macros)."""
     canonical_url: str | None
     extra_css: tuple[str, ...]
     repo_url: str | None
@@ -98,10 +99,26 @@ def relative_url(from_page: str, target: str) -> str:
     return "../" * (here.count("/") + 1 if here else 0) + target
 
 
+class RelativeLinks:
+    """``url(target)`` in a template: the way from the page being rendered to a file of the
+    site. It is a global, set to each page in turn, rather than a variable of the page, so
+    that the macros of ``partials/macros.html`` link from the right page although they are
+    imported without context (and so made once per build, not once per page)."""
+
+    __slots__ = ("shown_on",)
+
+    def __init__(self) -> None:
+        self.shown_on = ""
+
+    def __call__(self, target: str) -> str:
+        return relative_url(self.shown_on, target)
+
+
 def _context(
     site: Site,
     config: Config,
     navigation: Navigation,
+    links: RelativeLinks,
     path: str,
     page: Page | None,
     *,
@@ -122,7 +139,7 @@ def _context(
         twin=twin_path(page.path) if page is not None else None,
         site_title=label(config.site_name or site.server.title),
         current_path=path,
-        url=lambda target: relative_url(path, target),
+        url=links,
         canonical_url=(config.site_url + path) if config.site_url and path != "404.html" else None,
         extra_css=config.extra_css,
         repo_url=config.repo_url,
@@ -226,40 +243,51 @@ class RenderCache:
     items: ItemTexts = field(default_factory=ItemTexts)
     """The texts of the description's values, for its downloads (``render.data_text``)."""
     fragments: dict[FragmentKey, tuple[Page, Markup]] = field(default_factory=dict)
-    """What ``page_fragment`` showed in the last build (see ``PageFragments``)."""
+    """What ``page_fragments`` showed in the last build (see ``PageFragments``)."""
     fragments_rendered: int = 0
     """Fragments rendered (not reused) by the last build."""
 
 
-FragmentKey = tuple[str, str, int]
-"""(partial, directory of the page it is shown on, id of the page model)."""
+FragmentKey = tuple[str, str, int, bool]
+"""(partial, directory of the page it is shown on, id of the page model, whether it is shown
+on that very page)."""
 
 
 class PageFragments:
-    """``page_fragment(partial, p)`` in a template: the partial rendered for one page model,
-    as ``p``, in the context of the page being rendered. The overview and the tag pages show
-    one for every tool, and ``serve`` renders them after every edit: a fragment the last
-    build rendered for the very same page model, shown from the same directory (links are
-    relative), is reused as long as the site's skeleton is unchanged. A partial should
-    therefore show nothing but its page (``catalogue_item.html`` and ``tag_item.html`` do)."""
+    """``page_fragments(partial, pages)`` in a template: the partial rendered for each page
+    model, as ``p``, in the context of the page being rendered, one after the other. The
+    overview and the tag pages show one for every page and the sidebar one for each of its
+    entries, so a fragment is rendered once for the page model and the directory it is shown
+    from (links are relative) and once for the page itself (the sidebar marks the current
+    page), and reused for the rest of the build. ``serve`` keeps them for the next build too,
+    as long as the page model is the same object and the site's skeleton is unchanged. A
+    partial should therefore show nothing but its page (``catalogue_item.html``,
+    ``tag_item.html`` and ``nav_item.html`` do)."""
 
     def __init__(self, env: jinja2.Environment, previous: dict[FragmentKey, tuple[Page, Markup]] | None) -> None:
         self._env = env
-        self._previous = previous
+        self._previous = previous if previous is not None else {}
         self.kept: dict[FragmentKey, tuple[Page, Markup]] = {}
         self.rendered = 0
 
     @jinja2.pass_context
-    def __call__(self, context: jinja2.runtime.Context, partial: str, page: Page) -> Markup:
-        key = (partial, str(context["current_path"]).rpartition("/")[0], id(page))
-        found = self.kept.get(key) or (self._previous.get(key) if self._previous is not None else None)
-        if found is None or found[0] is not page:
-            variables = context.get_all() | {"p": page}
-            found = (page, Markup(self._env.get_template(partial).render(variables)))
-            self.rendered += 1
-        if self._previous is not None:  # serve: keep it for the next build (the page with it)
-            self.kept[key] = found
-        return found[1]
+    def __call__(self, context: jinja2.runtime.Context, partial: str, pages: Iterable[Page]) -> Markup:
+        shown_on = str(context["current_path"])
+        directory = shown_on.rpartition("/")[0]
+        kept = self.kept
+        texts = []
+        for page in pages:
+            key = (partial, directory, id(page), shown_on == page.path)
+            found = kept.get(key)
+            if found is None:
+                found = self._previous.get(key)
+                if found is None or found[0] is not page:
+                    variables = context.get_all() | {"p": page}
+                    found = (page, Markup(self._env.get_template(partial).render(variables)))
+                    self.rendered += 1
+                kept[key] = found
+            texts.append(found[1])
+        return Markup("").join(texts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,15 +345,17 @@ def render_site(
     skeleton = _skeleton(site, config, downloads) if cache is not None else None
     same_skeleton = cache is not None and cache.skeleton == skeleton
     reusable = cache.pages if cache is not None and same_skeleton else {}
-    fragments = PageFragments(env, (cache.fragments if same_skeleton else {}) if cache is not None else None)
-    env.globals["page_fragment"] = fragments
+    fragments = PageFragments(env, cache.fragments if cache is not None and same_skeleton else None)
+    env.globals["page_fragments"] = fragments
+    links = env.globals["url"] = RelativeLinks()
     rendered = 0
     outputs: dict[str, bytes] = {}
     emit: Sink = sink if sink is not None else outputs.__setitem__
 
     def page(template: str, path: str, primitive: Page | None = None, **extra: Any) -> bytes:
         nonlocal rendered
-        context = _context(site, config, navigation, path, primitive, downloads=downloads, **extra)
+        links.shown_on = path
+        context = _context(site, config, navigation, links, path, primitive, downloads=downloads, **extra)
         html = _render(env, template, context)
         rendered += 1
         return html
