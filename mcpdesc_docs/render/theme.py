@@ -15,7 +15,12 @@ import jinja2
 from ..config import ThemeConfig
 from ..errors import UsageError
 from ..resources import available_themes, builtin_dir
+from .escaping import CODE_GENERATION, EscapingCodeGenerator
 from .template_cache import template_cache
+
+
+class _Environment(jinja2.Environment):
+    code_generator_class = EscapingCodeGenerator
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +62,7 @@ def create_environment(theme: Theme) -> jinja2.Environment:
             jinja2.FileSystemLoader([str(d) for d in theme.template_dirs]),
         ]
     )
-    return jinja2.Environment(
+    return _Environment(
         loader=loader,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -65,6 +70,9 @@ def create_environment(theme: Theme) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        # The options above change the compiled code, so they are part of the cache key.
-        bytecode_cache=template_cache(("autoescape", "StrictUndefined", "trim", "lstrip", "keep_newline")),
+        # The options above and the code generator change the compiled code, so they are
+        # part of the cache key.
+        bytecode_cache=template_cache(
+            ("autoescape", "StrictUndefined", "trim", "lstrip", "keep_newline", CODE_GENERATION)
+        ),
     )
