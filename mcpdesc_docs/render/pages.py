@@ -248,9 +248,8 @@ class RenderCache:
     """Fragments rendered (not reused) by the last build."""
 
 
-FragmentKey = tuple[str, str, int, bool]
-"""(partial, directory of the page it is shown on, id of the page model, whether it is shown
-on that very page)."""
+FragmentKey = tuple[str, str, int]
+"""(partial, directory of the page it is shown on, id of the page model)."""
 
 
 class PageFragments:
@@ -258,8 +257,9 @@ class PageFragments:
     model, as ``p``, in the context of the page being rendered, one after the other. The
     overview and the tag pages show one for every page and the sidebar one for each of its
     entries, so a fragment is rendered once for the page model and the directory it is shown
-    from (links are relative) and once for the page itself (the sidebar marks the current
-    page), and reused for the rest of the build. ``serve`` keeps them for the next build too,
+    from (links are relative), and reused for the rest of the build; on its own page it is
+    rendered apart (the sidebar marks the current page) and not kept, since that page is the
+    only one to show it so. ``serve`` keeps the others for the next build too,
     as long as the page model is the same object and the site's skeleton is unchanged. A
     partial should therefore show nothing but its page (``catalogue_item.html``,
     ``tag_item.html`` and ``nav_item.html`` do)."""
@@ -277,17 +277,22 @@ class PageFragments:
         kept = self.kept
         texts = []
         for page in pages:
-            key = (partial, directory, id(page), shown_on == page.path)
+            if shown_on == page.path:  # shown on its own page: needed once per build
+                texts.append(self._render(context, partial, page))
+                continue
+            key = (partial, directory, id(page))
             found = kept.get(key)
             if found is None:
                 found = self._previous.get(key)
                 if found is None or found[0] is not page:
-                    variables = context.get_all() | {"p": page}
-                    found = (page, Markup(self._env.get_template(partial).render(variables)))
-                    self.rendered += 1
+                    found = (page, self._render(context, partial, page))
                 kept[key] = found
             texts.append(found[1])
         return Markup("").join(texts)
+
+    def _render(self, context: jinja2.runtime.Context, partial: str, page: Page) -> Markup:
+        self.rendered += 1
+        return Markup(self._env.get_template(partial).render(context.get_all() | {"p": page}))
 
 
 @dataclass(frozen=True, slots=True)
