@@ -126,20 +126,22 @@ class Primitive:
     data: JsonObject
     scope: tuple[str, ...]
     """The effective protocol scope (explicit, else the root's)."""
+    identity: str | None = field(init=False)
+    """Its name (or URI, or URI template), when that is a string."""
+    label: str = field(init=False)
+    """How findings name it."""
+
+    def __post_init__(self) -> None:
+        # Worked out once: several rules ask for them for every declaration.
+        value = self.data.get(BY_NAME[self.kind].identity)
+        identity = value if isinstance(value, str) else None
+        object.__setattr__(self, "identity", identity)
+        object.__setattr__(self, "label", f"{self.kind.replace('-', ' ')} {identity!r}")
 
     @property
     def scope_is_explicit(self) -> bool:
         """Whether ``scope`` is the declaration's own (else it is inherited)."""
         return has_explicit_scope(self.data)
-
-    @property
-    def identity(self) -> str | None:
-        value = self.data.get(BY_NAME[self.kind].identity)
-        return value if isinstance(value, str) else None
-
-    @property
-    def label(self) -> str:
-        return f"{self.kind.replace('-', ' ')} {self.identity!r}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +151,11 @@ class Elicitation:
     data: JsonObject
     scope: tuple[str, ...]
     """Explicit scope, or the primitive's effective scope."""
+    label: str = field(init=False)
+    """How findings name it."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "label", f"elicitation declaration {self.name!r} of {self.primitive.label}")
 
     @property
     def scope_is_explicit(self) -> bool:
@@ -159,10 +166,6 @@ class Elicitation:
     def name(self) -> str:
         value = self.data.get("name")
         return value if isinstance(value, str) else "?"
-
-    @property
-    def label(self) -> str:
-        return f"elicitation declaration {self.name!r} of {self.primitive.label}"
 
 
 @dataclass(slots=True)

@@ -21,28 +21,33 @@ def _outside_parent(
     parent: tuple[str, ...],
     what: str | Primitive | Elicitation,
     requirement: str | None = None,
-) -> Iterator[Finding]:
+) -> list[Finding]:
     """``what``: the declaration's label, or the declaration (labelled only if reported:
-    this runs for every declaration, and most are within their parent)."""
+    this runs for every declaration, and most are within their parent or have no scope of
+    their own, so those return at once)."""
+    if not isinstance(scope, list) or not scope:
+        return []
     allowed = frozenset(parent)
     outside = [
         (index, revision)
-        for index, revision in enumerate(as_list(scope))
+        for index, revision in enumerate(scope)
         if isinstance(revision, str) and revision not in allowed
     ]
     if not outside:
-        return
+        return []
     # The parent described by its known versions only (unknown ones are the schema's to
     # report): a long parent scope must not make every finding as long as it.
     described = describe(allowed & KNOWN_REVISIONS)
     label = what if isinstance(what, str) else what.label
-    for index, revision in outside:
-        yield Finding.error(
+    return [
+        Finding.error(
             "protocol-scope-outside-parent",
             f"{label} lists protocol version {revision}, which is not in its parent scope ({described})",
             jp.join(declaration_pointer, "protocolVersions", index),
             requirement,
         )
+        for index, revision in outside
+    ]
 
 
 @rule(PROTOCOL_SCOPE_CONSISTENCY)
