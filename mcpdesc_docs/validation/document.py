@@ -39,6 +39,11 @@ class Replayed(Generic[Item]):
         self._done = False
 
     def __iter__(self) -> Iterator[Item]:
+        if self._done:  # walked to its end: the rules after the first read a plain list
+            return iter(self._found)
+        return self._replay()
+
+    def _replay(self) -> Iterator[Item]:
         index = 0
         while True:
             if index < len(self._found):
