@@ -4,8 +4,8 @@
 asks the text again whether it is markup, and copies a value that already is markup. A page
 escapes some three hundred values, so those detours were a tenth of rendering. ``escape``
 here gives the same result (the same characters, as ``Markup``) for the two common cases
-and hands every other value to MarkupSafe; ``tests/test_pages.py`` holds it to MarkupSafe's
-on any text. The templates call it through the code generator below, which imports it after
+and hands every other value to MarkupSafe; ``tests/test_escaping.py`` holds it to
+MarkupSafe's on any text. The templates call it through the code generator below, which imports it after
 Jinja's own runtime names.
 """
 

@@ -259,10 +259,10 @@ class PageFragments:
     entries, so a fragment is rendered once for the page model and the directory it is shown
     from (links are relative), and reused for the rest of the build; on its own page it is
     rendered apart (the sidebar marks the current page) and not kept, since that page is the
-    only one to show it so. ``serve`` keeps the others for the next build too,
-    as long as the page model is the same object and the site's skeleton is unchanged. A
-    partial should therefore show nothing but its page (``catalogue_item.html``,
-    ``tag_item.html`` and ``nav_item.html`` do)."""
+    only one to show it so. ``serve`` keeps the others for the next build too, as long as
+    the page model is the same object and the site's skeleton is unchanged. A partial
+    should therefore show nothing but its page (``catalogue_item.html``, ``tag_item.html``
+    and ``nav_item.html`` do)."""
 
     def __init__(self, env: jinja2.Environment, previous: dict[FragmentKey, tuple[Page, Markup]] | None) -> None:
         self._env = env

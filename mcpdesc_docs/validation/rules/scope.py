@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from ...kinds import BY_NAME
 from ...source import pointer as jp
 from ...spec.revisions import LEGACY, REVISIONS, describe
-from ..document import Document, Elicitation, Primitive, as_list, as_object, explicit_scope
+from ..document import Document, as_list, as_object, explicit_scope
 from ..registry import Finding, rule
 from ..rule_ids import PROTOCOL_SCOPE_CONSISTENCY
 
@@ -19,12 +19,11 @@ def _outside_parent(
     declaration_pointer: str,
     scope: object,
     parent: tuple[str, ...],
-    what: str | Primitive | Elicitation,
+    label: str,
     requirement: str | None = None,
 ) -> list[Finding]:
-    """``what``: the declaration's label, or the declaration (labelled only if reported:
-    this runs for every declaration, and most are within their parent or have no scope of
-    their own, so those return at once)."""
+    """This runs for every declaration: most have no scope of their own or one within their
+    parent's, and return at once."""
     if not isinstance(scope, list) or not scope:
         return []
     allowed = frozenset(parent)
@@ -38,7 +37,6 @@ def _outside_parent(
     # The parent described by its known versions only (unknown ones are the schema's to
     # report): a long parent scope must not make every finding as long as it.
     described = describe(allowed & KNOWN_REVISIONS)
-    label = what if isinstance(what, str) else what.label
     return [
         Finding.error(
             "protocol-scope-outside-parent",
@@ -58,13 +56,13 @@ def scopes_within_parent(document: Document) -> Iterator[Finding]:
             declaration = as_object(item)
             yield from _outside_parent(jp.join("", collection, index), declaration.get("protocolVersions"), root, what)
     for primitive in document.primitives:
-        yield from _outside_parent(primitive.pointer, primitive.data.get("protocolVersions"), root, primitive)
+        yield from _outside_parent(primitive.pointer, primitive.data.get("protocolVersions"), root, primitive.label)
     for elicitation in document.elicitations:
         yield from _outside_parent(
             elicitation.pointer,
             elicitation.data.get("protocolVersions"),
             elicitation.primitive.scope,
-            elicitation,
+            elicitation.label,
             "req-elicitation-scope",
         )
 
