@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from mcpdesc_docs.config import load_config
 from mcpdesc_docs.devserver.project import ProjectBuilder
 from mcpdesc_docs.pipeline import render_description
+from mcpdesc_docs.render import pages
 from mcpdesc_docs.source.limits import DEFAULT_LIMITS
 from mcpdesc_docs.source.yaml_events import read_yaml_data
 
@@ -159,6 +160,29 @@ def test_an_edit_to_one_tool_builds_and_renders_one_page(tmp_path: Path) -> None
     assert builder.page_cache.built == 30  # outside the tools: every page is built again
     assert builder.render_cache.fragments_rendered == 30 + 3 * 30
     assert rebuilt.files == render_description(load_config(description)).files
+
+
+def test_a_build_keeps_few_fragments_and_shows_the_same_site(tmp_path: Path, monkeypatch: Any) -> None:
+    description = tmp_path / "d.mcpdesc.yaml"
+    description.write_text(tool_list(20), encoding="utf-8")
+    renders: list[str] = []
+    render = pages.PageFragments._render
+
+    def counted(self: pages.PageFragments, context: Any, partial: str, page: Any) -> Any:
+        renders.append(partial)
+        return render(self, context, partial, page)
+
+    monkeypatch.setattr(pages.PageFragments, "_render", counted)
+    monkeypatch.setattr(pages, "KEPT_IN_BUILD", 10**6)
+    kept_all = render_description(load_config(description)).files
+    # Each tool once in the catalogue, once in the sidebar of the root's pages, once in
+    # that of tools/ and once on its own page.
+    assert len(renders) == 4 * 20
+    renders.clear()
+    monkeypatch.setattr(pages, "KEPT_IN_BUILD", 3)
+    assert render_description(load_config(description)).files == kept_all
+    # 20 tools, all in one sidebar: each tool page shows 19 others, and only 3 are kept.
+    assert len(renders) > 4 * 20 + 15 * 15
 
 
 def test_an_edit_to_one_tool_of_a_json_description_builds_one_page(tmp_path: Path) -> None:

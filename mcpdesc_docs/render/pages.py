@@ -252,6 +252,11 @@ FragmentKey = tuple[str, str, int]
 """(partial, directory of the page it is shown on, id of the page model)."""
 
 
+KEPT_IN_BUILD = 1024
+"""Fragments a build keeps for reuse (serve keeps all): the sidebar of a page shows the
+entries of some twenty pages around it, rendered just before."""
+
+
 class PageFragments:
     """``page_fragments(partial, pages)`` in a template: the partial rendered for each page
     model, as ``p``, in the context of the page being rendered, one after the other. The
@@ -264,9 +269,15 @@ class PageFragments:
     should therefore show nothing but its page (``catalogue_item.html``, ``tag_item.html``
     and ``nav_item.html`` do)."""
 
-    def __init__(self, env: jinja2.Environment, previous: dict[FragmentKey, tuple[Page, Markup]] | None) -> None:
+    def __init__(
+        self, env: jinja2.Environment, previous: dict[FragmentKey, tuple[Page, Markup]], *, keep_all: bool
+    ) -> None:
         self._env = env
-        self._previous = previous if previous is not None else {}
+        self._previous = previous
+        # serve keeps what each build showed, for the next (keep_all); a build keeps the
+        # latest few only: the sidebar asks again for the entries of the pages just before,
+        # and at 20,000 pages keeping them all was 25 MB.
+        self._bound = None if keep_all else KEPT_IN_BUILD
         self.kept: dict[FragmentKey, tuple[Page, Markup]] = {}
         self.rendered = 0
 
@@ -287,6 +298,8 @@ class PageFragments:
                 if found is None or found[0] is not page:
                     found = (page, self._render(context, partial, page))
                 kept[key] = found
+                if self._bound is not None and len(kept) > self._bound:
+                    del kept[next(iter(kept))]  # the oldest
             texts.append(found[1])
         return Markup("").join(texts)
 
@@ -350,7 +363,9 @@ def render_site(
     skeleton = _skeleton(site, config, downloads) if cache is not None else None
     same_skeleton = cache is not None and cache.skeleton == skeleton
     reusable = cache.pages if cache is not None and same_skeleton else {}
-    fragments = PageFragments(env, cache.fragments if cache is not None and same_skeleton else None)
+    fragments = PageFragments(
+        env, cache.fragments if cache is not None and same_skeleton else {}, keep_all=cache is not None
+    )
     env.globals["page_fragments"] = fragments
     links = env.globals["url"] = RelativeLinks()
     rendered = 0
