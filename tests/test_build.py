@@ -5,12 +5,16 @@ from __future__ import annotations
 import copy
 import json
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import example, given
+from hypothesis import strategies as st
 
-from mcpdesc_docs.model.urls import slugify
+from mcpdesc_docs.model import urls
+from mcpdesc_docs.model.urls import folded_accents, slugify
 from mcpdesc_docs.output import safe_relative_path
 
 from .sites import EXAMPLES, SAMPLE, SAMPLE_DIR, build, load_data, parse, run, snapshot
@@ -266,6 +270,15 @@ def test_directory_without_config_is_a_usage_error(tmp_path):
 )
 def test_slugs_are_safe_file_names(name, slug):
     assert slugify(name) == slug
+
+
+@given(st.text(max_size=30))
+@example("Kelvin \u212a")  # its lower case is ASCII
+@example("\u0130stanbul")  # its lower case is not
+def test_folding_a_name_is_one_rule_whether_or_not_it_is_ascii(name):
+    lowered = name.lower()
+    decomposed = unicodedata.normalize("NFKD", lowered.translate(urls._FOLD))
+    assert folded_accents(lowered) == "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def test_long_and_foreign_names_get_short_stable_distinct_slugs():

@@ -30,12 +30,20 @@ def _digest(name: str) -> str:
     return hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
 
 
+def folded_accents(text: str) -> str:
+    """``text`` with accented Latin letters folded to their ASCII letters (and the marks of
+    other scripts dropped)."""
+    if text.isascii():  # most names: NFKD leaves ASCII as it is, and none of it combines
+        return text
+    decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
 def slugify(name: str) -> str:
     """A file-name-safe, deterministic slug of only [a-z0-9._-]: never '.', '..', hidden, a
     Windows device name or longer than MAX_SLUG. Accented Latin letters are folded to ASCII
     so names stay readable; names with nothing left (other scripts) get a stable hash."""
-    folded = unicodedata.normalize("NFKD", name.lower().translate(_FOLD))
-    ascii_only = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    ascii_only = folded_accents(name.lower())
     slug = _SLUG_UNSAFE.sub("-", ascii_only).strip("-.")
     slug = re.sub(r"\.{2,}", ".", slug)
     if not slug:
