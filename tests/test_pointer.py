@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mcpdesc_docs.kinds import KINDS
 from mcpdesc_docs.source import pointer as jp
 
 SEGMENTS = st.lists(st.text(alphabet=st.sampled_from("ab~/01 é")) | st.integers(min_value=0, max_value=99), max_size=5)
@@ -27,3 +28,9 @@ def test_a_joined_pointer_looks_up_the_value_it_names(segments: list[str | int])
     for segment in reversed(segments):
         data = [None] * segment + [data] if isinstance(segment, int) else {segment: data}
     assert jp.lookup(data, jp.join("", *segments)) == "leaf"
+
+
+def test_the_collections_need_no_escaping_in_a_pointer() -> None:
+    # Document.build writes "/<collection>/<index>/elicitations/<position>" directly.
+    for kind in KINDS:
+        assert jp.join("", kind.collection, 3, "elicitations", 1) == f"/{kind.collection}/3/elicitations/1"

@@ -286,7 +286,7 @@ class PageFragments:
         shown_on = str(context["current_path"])
         directory = shown_on.rpartition("/")[0]
         kept = self.kept
-        texts = []
+        texts: list[Markup] = []
         for page in pages:
             if shown_on == page.path:  # shown on its own page: needed once per build
                 texts.append(self._render(context, partial, page))
@@ -301,7 +301,7 @@ class PageFragments:
                 if self._bound is not None and len(kept) > self._bound:
                     del kept[next(iter(kept))]  # the oldest
             texts.append(found[1])
-        return Markup("").join(texts)
+        return Markup("".join(texts))  # each is Markup already: Markup.join would escape each again
 
     def _render(self, context: jinja2.runtime.Context, partial: str, page: Page) -> Markup:
         self.rendered += 1

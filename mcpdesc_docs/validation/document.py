@@ -199,9 +199,11 @@ class Document:
         root_scope = tuple(s for s in strings(data.get("protocolVersions")) if s in REVISIONS)
         document = cls(data, specification, root_scope)
         for kind in KINDS:
+            # The collections' names and "elicitations" hold no "~" or "/" to escape, so the
+            # pointers are written out directly (jp.join's escaping, 15,000 times at N=5,000).
             for index, item in enumerate(as_list(data.get(kind.collection))):
                 declaration = as_object(item)
-                pointer = jp.join("", kind.collection, index)
+                pointer = f"/{kind.collection}/{index}"
                 primitive = Primitive(kind.name, pointer, declaration, explicit_scope(declaration) or root_scope)
                 document.primitives.append(primitive)
                 for position, raw in enumerate(as_list(declaration.get("elicitations"))):
@@ -209,7 +211,7 @@ class Document:
                     document.elicitations.append(
                         Elicitation(
                             primitive,
-                            jp.join(pointer, "elicitations", position),
+                            f"{pointer}/elicitations/{position}",
                             elicitation,
                             explicit_scope(elicitation) or primitive.scope,
                         )
