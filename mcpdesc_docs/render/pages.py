@@ -262,7 +262,8 @@ class PageFragments:
     model, as ``p``, in the context of the page being rendered, one after the other. The
     overview and the tag pages show one for every page and the sidebar one for each of its
     entries, so a fragment is rendered once for the page model and the directory it is shown
-    from (links are relative), and reused for the rest of the build; on its own page it is
+    from (links are relative), and reused while the build keeps it (the last
+    ``KEPT_IN_BUILD``, enough for the sidebars of the pages after); on its own page it is
     rendered apart (the sidebar marks the current page) and not kept, since that page is the
     only one to show it so. ``serve`` keeps the others for the next build too, as long as
     the page model is the same object and the site's skeleton is unchanged. A partial
