@@ -48,6 +48,13 @@ corpus's 245); they skip the parser, which would make of them one paragraph of t
 text (tests/test_markdown_plain.py holds the two to the same HTML and words)."""
 
 
+def plain_line(text: str) -> str | None:
+    """The line of a text that Markdown leaves as it is (``_PLAIN``), without its final
+    newline (as a YAML block scalar ends); None for any other text."""
+    line = text[:-1] if text.endswith("\n") else text
+    return line if _PLAIN.fullmatch(line) and not line.endswith(" ") else None
+
+
 class Rendered(NamedTuple):
     html: Markup
     text: str
@@ -127,8 +134,8 @@ def _parsed(text: str, inline: bool) -> _Parsed | Rendered:
     as is a text too long to parse (its fallback)."""
     if len(text) > MAX_MARKDOWN:
         return _unparsed(text, inline)
-    line = text[:-1] if text.endswith("\n") else text  # as a YAML block scalar ends
-    if _PLAIN.fullmatch(line) and not line.endswith(" "):
+    line = plain_line(text)
+    if line is not None:
         return Rendered(Markup(text if inline else f"<p>{line}</p>\n"), " ".join(line.split()))
     md = _renderer()
     env: dict[str, object] = {}

@@ -53,8 +53,6 @@ class TemplateContext(TypedDict):
     """The Markdown twin of this page, site-relative."""
     site_title: str
     current_path: str
-    url: RelativeLinks
-    """The way from this page to a site file (also a global, for imported macros)."""
     canonical_url: str | None
     extra_css: tuple[str, ...]
     repo_url: str | None
@@ -118,7 +116,6 @@ def _context(
     site: Site,
     config: Config,
     navigation: Navigation,
-    links: RelativeLinks,
     path: str,
     page: Page | None,
     *,
@@ -139,7 +136,6 @@ def _context(
         twin=twin_path(page.path) if page is not None else None,
         site_title=label(config.site_name or site.server.title),
         current_path=path,
-        url=links,
         canonical_url=(config.site_url + path) if config.site_url and path != "404.html" else None,
         extra_css=config.extra_css,
         repo_url=config.repo_url,
@@ -376,7 +372,7 @@ def render_site(
     def page(template: str, path: str, primitive: Page | None = None, **extra: Any) -> bytes:
         nonlocal rendered
         links.shown_on = path
-        context = _context(site, config, navigation, links, path, primitive, downloads=downloads, **extra)
+        context = _context(site, config, navigation, path, primitive, downloads=downloads, **extra)
         html = _render(env, template, context)
         rendered += 1
         return html
@@ -422,8 +418,9 @@ def render_site(
 
 
 def render_context_keys() -> list[str]:
-    """The names every template can use (documented for theme authors)."""
-    return list(TemplateContext.__annotations__)
+    """The names every template can use (documented for theme authors): the page's
+    variables and the globals ``render_site`` adds."""
+    return [*TemplateContext.__annotations__, "url", "page_fragments"]
 
 
 __all__ = ["Download", "RenderCache", "Sink", "TemplateError", "relative_url", "render_site"]
