@@ -4,9 +4,11 @@ complete, so a failed build never touches the previous site and no stale file su
 from __future__ import annotations
 
 import os
+import queue
 import re
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
@@ -66,9 +68,64 @@ def check_site_dir(site_dir: Path, protected: list[Path]) -> None:
         )
 
 
+QUEUED_FILES = 64
+"""Files rendered but not yet written, at most: bounds the memory waiting on the disk."""
+
+
+class _FileWriter:
+    """Write files in a background thread while the caller renders the next page.
+
+    Creating a file is a system call that releases the GIL and costs far more than
+    writing its bytes: 0.4-0.8 ms of kernel time each on this project's virtual machine
+    (ext4), against 20 µs on tmpfs, and a build at 1,000 tools creates 2,400 files. One
+    thread, not several: threads creating files in the same directory contend for it in
+    the kernel, which doubled the system time and saved nothing.
+
+    The first failure (disk full, permissions) is raised in the caller's thread, at its
+    next ``put`` or at ``finish``; files queued after it are dropped, as a sequential
+    writer would never have reached them."""
+
+    def __init__(self, depth: int = QUEUED_FILES) -> None:
+        self._queue: queue.Queue[tuple[Path, bytes] | None] = queue.Queue(depth)
+        self._failure: BaseException | None = None
+        self._abandoned = False
+        # A daemon thread: an interpreter that is exiting never waits on a disk.
+        self._thread = threading.Thread(target=self._run, name="mcpdesc-docs writer", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while (item := self._queue.get()) is not None:
+            if self._failure is not None or self._abandoned:
+                continue  # keep draining, so a blocked ``put`` or ``finish`` goes on
+            path, content = item
+            try:
+                path.write_bytes(content)
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+                self._failure = exc
+
+    def put(self, path: Path, content: bytes) -> None:
+        self._raise_failure()
+        self._queue.put((path, content))
+
+    def finish(self, *, abandon: bool = False) -> None:
+        """Wait until the thread has stopped. ``abandon``: drop what is still queued (the
+        caller is about to delete the directory, and no file may appear in it after)."""
+        if abandon:
+            self._abandoned = True
+        self._queue.put(None)
+        self._thread.join()
+        if not abandon:
+            self._raise_failure()
+
+    def _raise_failure(self) -> None:
+        if self._failure is not None:
+            raise self._failure
+
+
 class StagedSite:
     """A site being written: files go into a temporary sibling of ``site_dir`` as they come
-    (a build streams its pages here instead of holding the whole site in memory), and
+    (a build streams its pages here instead of holding the whole site in memory; a thread
+    writes them while the next page is rendered), and
     ``commit`` swaps the directory in. Leaving the ``with`` block without committing (an
     error, an interrupt, an invalid description) deletes what was staged and leaves the
     previous site as it was.
@@ -80,28 +137,35 @@ class StagedSite:
         self.mark = mark
         self._staging: Path | None = None
         self._made: set[Path] = set()
+        self._writer: _FileWriter | None = None
 
     def __enter__(self) -> StagedSite:
         parent = self.site_dir.resolve().parent
         parent.mkdir(parents=True, exist_ok=True)
         remove_stale_staging(parent, self.site_dir.name)
         self._staging = Path(tempfile.mkdtemp(prefix=f".{self.site_dir.name}.staging-{os.getpid()}-", dir=parent))
+        self._writer = _FileWriter()
         return self
 
     def write(self, name: str, content: bytes) -> None:
-        if self._staging is None:
+        """Queue one file. An unsafe name is refused here; a failure to write is raised
+        by a later ``write`` or by ``commit``."""
+        if self._staging is None or self._writer is None:
             raise RuntimeError("StagedSite.write outside its with block, or after commit")
         relative = safe_relative_path(name)
         target = self._staging.joinpath(*relative.parts)
         if target.parent not in self._made:
+            # Here, not in the writer thread: a directory exists before a file is queued in it.
             target.parent.mkdir(parents=True, exist_ok=True)
             self._made.add(target.parent)
-        target.write_bytes(content)
+        self._writer.put(target, content)
 
     def commit(self) -> None:
         staging = self._staging
-        if staging is None:
+        if staging is None or self._writer is None:
             raise RuntimeError("StagedSite.commit outside its with block, or twice")
+        writer, self._writer = self._writer, None
+        writer.finish()
         if self.mark:
             (staging / MARKER).write_bytes(MARKER_TEXT)
         os.chmod(staging, 0o755)  # mkdtemp makes it private; a site is meant to be read
@@ -109,6 +173,9 @@ class StagedSite:
         self._staging = None
 
     def __exit__(self, *exc_info: object) -> None:
+        if self._writer is not None:
+            self._writer.finish(abandon=True)
+            self._writer = None
         if self._staging is not None:
             shutil.rmtree(self._staging, ignore_errors=True)
             self._staging = None

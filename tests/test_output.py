@@ -5,9 +5,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 
-from mcpdesc_docs.output import MARKER, remove_stale_staging, write_site
+import pytest
+
+from mcpdesc_docs.output import MARKER, QUEUED_FILES, StagedSite, remove_stale_staging, write_site
 
 from .sites import SAMPLE, build, snapshot
 
@@ -84,3 +87,51 @@ def test_a_build_cleans_up_before_it_writes(tmp_path):
     write_site({"index.html": b"x"}, tmp_path / "site")
     assert not leftover.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def _writer_threads() -> list[threading.Thread]:
+    return [thread for thread in threading.enumerate() if thread.name == "mcpdesc-docs writer"]
+
+
+def test_every_staged_file_is_written_with_its_bytes_though_more_are_queued_than_fit(tmp_path):
+    files = {f"d{i % 7}/page-{i}.html": f"<p>{i}</p>".encode() * (i % 50 + 1) for i in range(QUEUED_FILES * 8)}
+    write_site(files, tmp_path / "site")
+    written = {str(p.relative_to(tmp_path / "site")): p.read_bytes() for p in (tmp_path / "site").rglob("*.html")}
+    assert written == files
+    assert not _writer_threads()
+
+
+def _stage_a_failing_write(site) -> None:
+    with StagedSite(site) as staged:
+        staged.write("a/index.html", b"x")
+        staged.write("a", b"a file where the directory is: the writer thread fails")
+        for i in range(QUEUED_FILES * 2):
+            staged.write(f"after-{i}.html", b"y")  # the failure is raised by one of these or by commit
+        staged.commit()
+
+
+def test_a_write_that_fails_in_the_writer_is_raised_and_the_previous_site_stays(tmp_path):
+    site = tmp_path / "site"
+    write_site({"index.html": b"before"}, site)
+    with pytest.raises(IsADirectoryError):
+        _stage_a_failing_write(site)
+    assert (site / "index.html").read_bytes() == b"before"
+    assert sorted(p.name for p in site.iterdir()) == [MARKER, "index.html"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+    assert not _writer_threads()
+
+
+def _stage_and_stop(site) -> None:
+    with StagedSite(site) as staged:
+        for i in range(QUEUED_FILES * 4):
+            staged.write(f"tools/t{i}.html", b"z" * 10_000)
+        raise KeyboardInterrupt
+
+
+def test_leaving_the_block_early_stops_the_writer_before_the_staging_goes(tmp_path):
+    # Were the thread still writing when the staging directory is deleted, files would
+    # appear in a directory nobody deletes again.
+    with pytest.raises(KeyboardInterrupt):
+        _stage_and_stop(tmp_path / "site")
+    assert not _writer_threads()
+    assert list(tmp_path.iterdir()) == []
