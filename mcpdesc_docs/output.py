@@ -4,12 +4,12 @@ complete, so a failed build never touches the previous site and no stale file su
 from __future__ import annotations
 
 import os
-import queue
 import re
 import shutil
 import tempfile
 import threading
 import time
+from collections import deque
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
@@ -68,8 +68,10 @@ def check_site_dir(site_dir: Path, protected: list[Path]) -> None:
         )
 
 
-QUEUED_FILES = 64
-"""Files rendered but not yet written, at most: bounds the memory waiting on the disk."""
+QUEUED_BYTES = 1 << 20
+"""Bytes rendered but not yet written, at most (a file larger than this waits until the
+queue is empty): bounds the memory waiting on the disk. Counting files instead let a run
+of large tag pages hold 10 MB more at 5,000 tools."""
 
 
 class _FileWriter:
@@ -85,8 +87,12 @@ class _FileWriter:
     next ``put`` or at ``finish``; files queued after it are dropped, as a sequential
     writer would never have reached them."""
 
-    def __init__(self, depth: int = QUEUED_FILES) -> None:
-        self._queue: queue.Queue[tuple[Path, bytes] | None] = queue.Queue(depth)
+    def __init__(self, budget: int = QUEUED_BYTES) -> None:
+        self._budget = budget
+        self._pending: deque[tuple[Path, bytes] | None] = deque()
+        self._held = 0
+        """Bytes queued or being written."""
+        self._changed = threading.Condition()
         self._failure: BaseException | None = None
         self._abandoned = False
         # A daemon thread: an interpreter that is exiting never waits on a disk.
@@ -94,25 +100,41 @@ class _FileWriter:
         self._thread.start()
 
     def _run(self) -> None:
-        while (item := self._queue.get()) is not None:
-            if self._failure is not None or self._abandoned:
-                continue  # keep draining, so a blocked ``put`` or ``finish`` goes on
+        while True:
+            with self._changed:
+                while not self._pending:
+                    self._changed.wait()
+                item = self._pending.popleft()
+            if item is None:
+                return
             path, content = item
-            try:
-                path.write_bytes(content)
-            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
-                self._failure = exc
+            if self._failure is None and not self._abandoned:
+                try:
+                    path.write_bytes(content)
+                except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+                    self._failure = exc
+            with self._changed:
+                self._held -= len(content)
+                self._changed.notify_all()
 
     def put(self, path: Path, content: bytes) -> None:
         self._raise_failure()
-        self._queue.put((path, content))
+        self._enqueue((path, content), len(content))
+
+    def _enqueue(self, item: tuple[Path, bytes] | None, size: int) -> None:
+        with self._changed:
+            while self._held and self._held + size > self._budget:
+                self._changed.wait()
+            self._pending.append(item)
+            self._held += size
+            self._changed.notify_all()
 
     def finish(self, *, abandon: bool = False) -> None:
         """Wait until the thread has stopped. ``abandon``: drop what is still queued (the
         caller is about to delete the directory, and no file may appear in it after)."""
         if abandon:
             self._abandoned = True
-        self._queue.put(None)
+        self._enqueue(None, 0)
         self._thread.join()
         if not abandon:
             self._raise_failure()

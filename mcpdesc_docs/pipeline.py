@@ -6,6 +6,7 @@ from the same description in the same way.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,10 +76,13 @@ def render_description(
     cache: RenderCache | None = None,
     page_cache: PageCache | None = None,
     sink: Sink | None = None,
+    modelled: Callable[[], object] | None = None,
 ) -> BuildOutcome:
     """Validate (unless already done) and render in memory; nothing is written. The
     caches (``serve``'s) carry pages from one build to the next. With a ``sink`` the files
-    go to it as they are made (``BuildOutcome.files`` is then empty)."""
+    go to it as they are made (``BuildOutcome.files`` is then empty). ``modelled`` is
+    called once the site's model is made, before any page is rendered (``build`` freezes
+    the collector's view of what exists then)."""
     if validation is None:
         validation = validate_file(
             config.description, name=str(config.description), limits=config.limits, suppress=config.suppress
@@ -87,6 +91,8 @@ def render_description(
     if checked is None:
         return BuildOutcome(validation, None)
     site = build_site(checked.document, page_cache)
+    if modelled is not None:
+        modelled()
     files: dict[str, bytes] = {}
     keep = sink if sink is not None else files.__setitem__
     pages: set[str] = set()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import re
 import unicodedata
@@ -398,3 +399,23 @@ def test_io_errors_are_plain_messages(tmp_path):
     assert err.startswith("mcpdesc-docs: error: ")
     assert "internal error" not in err
     assert str(blocker) in err
+
+
+def test_a_build_freezes_what_it_keeps_while_rendering_and_unfreezes_after(tmp_path, monkeypatch):
+    # Frozen, the validated description and the model are not walked by every full
+    # collection while pages render; a caller in the same process gets its collector back.
+    from mcpdesc_docs import pipeline
+
+    seen: list[int] = []
+    render_site = pipeline.render_site
+
+    def watched(*args, **kwargs):
+        seen.append(gc.get_freeze_count())
+        return render_site(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "render_site", watched)
+    before = gc.get_freeze_count()
+    assert build(SAMPLE, tmp_path / "site")[0] == 0
+    assert len(seen) == 1
+    assert seen[0] > before
+    assert gc.get_freeze_count() == 0

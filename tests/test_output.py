@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from mcpdesc_docs.output import MARKER, QUEUED_FILES, StagedSite, remove_stale_staging, write_site
+from mcpdesc_docs.output import MARKER, QUEUED_BYTES, StagedSite, _FileWriter, remove_stale_staging, write_site
 
 from .sites import SAMPLE, build, snapshot
 
@@ -94,10 +94,40 @@ def _writer_threads() -> list[threading.Thread]:
 
 
 def test_every_staged_file_is_written_with_its_bytes_though_more_are_queued_than_fit(tmp_path):
-    files = {f"d{i % 7}/page-{i}.html": f"<p>{i}</p>".encode() * (i % 50 + 1) for i in range(QUEUED_FILES * 8)}
+    files = {f"d{i % 7}/page-{i}.html": bytes([i % 256]) * (i * 97 % 40_000) for i in range(500)}
+    files["search-index.json"] = b"[" * (QUEUED_BYTES * 2)  # larger than the whole queue
+    assert sum(map(len, files.values())) > QUEUED_BYTES * 10
     write_site(files, tmp_path / "site")
-    written = {str(p.relative_to(tmp_path / "site")): p.read_bytes() for p in (tmp_path / "site").rglob("*.html")}
+    site = tmp_path / "site"
+    written = {str(p.relative_to(site)): p.read_bytes() for p in site.rglob("*") if p.is_file() and p.name != MARKER}
     assert written == files
+    assert not _writer_threads()
+
+
+class _HeldPath:
+    """A path whose write waits until released: the writer thread stays busy with it."""
+
+    def __init__(self, release: threading.Event) -> None:
+        self.release = release
+
+    def write_bytes(self, content: bytes) -> int:
+        self.release.wait(10)
+        return len(content)
+
+
+def test_the_writer_holds_no_more_than_its_budget_of_unwritten_bytes():
+    release = threading.Event()
+    writer = _FileWriter(budget=100)
+    writer.put(_HeldPath(release), b"x" * 60)
+    writer.put(_HeldPath(release), b"x" * 40)  # 100: full
+    third = threading.Thread(target=writer.put, args=(_HeldPath(release), b"x"))
+    third.start()
+    third.join(0.3)
+    assert third.is_alive()  # waits for room
+    release.set()
+    third.join(10)
+    assert not third.is_alive()
+    writer.finish()
     assert not _writer_threads()
 
 
@@ -105,7 +135,7 @@ def _stage_a_failing_write(site) -> None:
     with StagedSite(site) as staged:
         staged.write("a/index.html", b"x")
         staged.write("a", b"a file where the directory is: the writer thread fails")
-        for i in range(QUEUED_FILES * 2):
+        for i in range(200):
             staged.write(f"after-{i}.html", b"y")  # the failure is raised by one of these or by commit
         staged.commit()
 
@@ -123,7 +153,7 @@ def test_a_write_that_fails_in_the_writer_is_raised_and_the_previous_site_stays(
 
 def _stage_and_stop(site) -> None:
     with StagedSite(site) as staged:
-        for i in range(QUEUED_FILES * 4):
+        for i in range(QUEUED_BYTES // 10_000 * 4):
             staged.write(f"tools/t{i}.html", b"z" * 10_000)
         raise KeyboardInterrupt
 
