@@ -10,7 +10,17 @@ import time
 
 import pytest
 
-from mcpdesc_docs.output import MARKER, QUEUED_BYTES, StagedSite, _FileWriter, remove_stale_staging, write_site
+from mcpdesc_docs import output
+from mcpdesc_docs.output import (
+    MARKER,
+    PROBED_FILES,
+    QUEUED_BYTES,
+    SLOW_FILE_SECONDS,
+    StagedSite,
+    _FileWriter,
+    remove_stale_staging,
+    write_site,
+)
 
 from .sites import SAMPLE, build, snapshot
 
@@ -97,30 +107,21 @@ def test_every_staged_file_is_written_with_its_bytes_though_more_are_queued_than
     files = {f"d{i % 7}/page-{i}.html": bytes([i % 256]) * (i * 97 % 40_000) for i in range(500)}
     files["search-index.json"] = b"[" * (QUEUED_BYTES * 2)  # larger than the whole queue
     assert sum(map(len, files.values())) > QUEUED_BYTES * 10
-    write_site(files, tmp_path / "site")
+    write_site(files, tmp_path / "site", threaded=True)
     site = tmp_path / "site"
     written = {str(p.relative_to(site)): p.read_bytes() for p in site.rglob("*") if p.is_file() and p.name != MARKER}
     assert written == files
     assert not _writer_threads()
 
 
-class _HeldPath:
-    """A path whose write waits until released: the writer thread stays busy with it."""
-
-    def __init__(self, release: threading.Event) -> None:
-        self.release = release
-
-    def write_bytes(self, content: bytes) -> int:
-        self.release.wait(10)
-        return len(content)
-
-
-def test_the_writer_holds_no_more_than_its_budget_of_unwritten_bytes():
+def test_the_writer_holds_no_more_than_its_budget_of_unwritten_bytes(tmp_path, monkeypatch):
     release = threading.Event()
+    monkeypatch.setattr(output, "_write_file", lambda path, content: release.wait(10))  # a stuck disk
     writer = _FileWriter(budget=100)
-    writer.put(_HeldPath(release), b"x" * 60)
-    writer.put(_HeldPath(release), b"x" * 40)  # 100: full
-    third = threading.Thread(target=writer.put, args=(_HeldPath(release), b"x"))
+    assert sys.getswitchinterval() == pytest.approx(output.WRITER_SWITCH_INTERVAL)
+    writer.put(tmp_path / "a", b"x" * 60)
+    writer.put(tmp_path / "b", b"x" * 40)  # 100: full
+    third = threading.Thread(target=writer.put, args=(tmp_path / "c", b"x"))
     third.start()
     third.join(0.3)
     assert third.is_alive()  # waits for room
@@ -129,10 +130,11 @@ def test_the_writer_holds_no_more_than_its_budget_of_unwritten_bytes():
     assert not third.is_alive()
     writer.finish()
     assert not _writer_threads()
+    assert sys.getswitchinterval() == pytest.approx(0.005)  # Python's default, given back
 
 
 def _stage_a_failing_write(site) -> None:
-    with StagedSite(site) as staged:
+    with StagedSite(site, threaded=True) as staged:
         staged.write("a/index.html", b"x")
         staged.write("a", b"a file where the directory is: the writer thread fails")
         for i in range(200):
@@ -152,7 +154,7 @@ def test_a_write_that_fails_in_the_writer_is_raised_and_the_previous_site_stays(
 
 
 def _stage_and_stop(site) -> None:
-    with StagedSite(site) as staged:
+    with StagedSite(site, threaded=True) as staged:
         for i in range(QUEUED_BYTES // 10_000 * 4):
             staged.write(f"tools/t{i}.html", b"z" * 10_000)
         raise KeyboardInterrupt
@@ -165,3 +167,26 @@ def test_leaving_the_block_early_stops_the_writer_before_the_staging_goes(tmp_pa
         _stage_and_stop(tmp_path / "site")
     assert not _writer_threads()
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("seconds_a_file", "threaded"), [(0.0, False), (SLOW_FILE_SECONDS * 2, True)])
+def test_a_thread_takes_the_writing_over_only_on_a_slow_disk(tmp_path, monkeypatch, seconds_a_file, threaded):
+    written: dict[str, bytes] = {}
+
+    def pretended_disk(path, content):  # in memory: the real disk's speed is not this test's
+        started = time.perf_counter()
+        written[path.name] = content
+        while time.perf_counter() - started < seconds_a_file:
+            pass
+
+    monkeypatch.setattr(output, "_write_file", pretended_disk)
+    seen = []
+    with StagedSite(tmp_path / "site") as staged:
+        for i in range(PROBED_FILES * 3):
+            staged.write(f"p{i}.html", b"x")
+            seen.append(bool(_writer_threads()))
+        staged.commit()
+    assert seen[: PROBED_FILES - 1] == [False] * (PROBED_FILES - 1)  # judged after as many files
+    assert seen[-1] is threaded
+    assert sorted(written) == sorted(f"p{i}.html" for i in range(PROBED_FILES * 3))
+    assert not _writer_threads()
