@@ -12,26 +12,27 @@ from ..registry import Finding, rule
 from ..rule_ids import COMPONENT_REFERENCES
 
 
-def use_sites(document: Document) -> Iterator[tuple[object, str, str]]:
-    """(value, pointer, namespace needed) for every place outside ``components`` where a
-    Reference Object may stand."""
+def reference_sites(document: Document) -> Iterator[tuple[object, str, str]]:
+    """(value, pointer, namespace needed) for every Reference Object that stands outside
+    ``components``. The pointer is made only for a reference: most sites hold none, and
+    the rule runs on every rebuild in serve."""
     for primitive in document.primitives:
         if primitive.kind == "tool":
             for member in ("inputSchema", "outputSchema"):
-                if member in primitive.data:
-                    yield primitive.data[member], jp.join(primitive.pointer, member), "schemas"
+                if is_reference(value := primitive.data.get(member)):
+                    yield value, jp.join(primitive.pointer, member), "schemas"
         for name, example in as_object(primitive.data.get("examples")).items():
-            yield example, jp.join(primitive.pointer, "examples", name), BY_NAME[primitive.kind].examples_namespace
+            if is_reference(example):
+                yield example, jp.join(primitive.pointer, "examples", name), BY_NAME[primitive.kind].examples_namespace
     for elicitation in document.elicitations:
-        if "requestedSchema" in elicitation.data:
-            yield elicitation.data["requestedSchema"], jp.join(elicitation.pointer, "requestedSchema"), "schemas"
+        if is_reference(value := elicitation.data.get("requestedSchema")):
+            yield value, jp.join(elicitation.pointer, "requestedSchema"), "schemas"
 
 
 @rule(COMPONENT_REFERENCES)
 def references_resolve(document: Document) -> Iterator[Finding]:
-    for value, pointer, namespace in use_sites(document):
-        if is_reference(value):
-            document.resolve(value, pointer, namespace)
+    for value, pointer, namespace in reference_sites(document):
+        document.resolve(value, pointer, namespace)
     # Every component too, used or not: each is followed once, so this costs one step per
     # component, and a broken chain or a cycle is found even where nothing uses it.
     for namespace in NAMESPACES:

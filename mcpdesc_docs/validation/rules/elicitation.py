@@ -86,17 +86,19 @@ class _FormSchema:
     elicitation: Elicitation
     schema: Any
     pointer: str
-    properties: tuple[tuple[str, dict[str, Any], str], ...]
-    """(name, property, pointer) of each property that is an object; three rules walk them."""
+    properties: tuple[tuple[str, dict[str, Any]], ...]
+    """(name, property) of each property that is an object; three rules walk them."""
 
     @classmethod
     def of(cls, elicitation: Elicitation, resolved: Resolved) -> _FormSchema:
         members = as_object(as_object(resolved.value).get("properties")).items()
-        at = resolved.pointer
-        properties = tuple(
-            (name, prop, jp.join(at, "properties", name)) for name, prop in members if isinstance(prop, dict)
-        )
+        properties = tuple((name, prop) for name, prop in members if isinstance(prop, dict))
         return cls(elicitation, resolved.value, resolved.pointer, properties)
+
+    def property_pointer(self, name: str) -> str:
+        # Made when a check needs it, not with the view: in serve most schemas are the
+        # last build's, whose findings are kept, and their pointers are never read.
+        return jp.join(self.pointer, "properties", name)
 
     def context(self) -> str:
         where = self.elicitation.label
@@ -331,8 +333,8 @@ def _found_in(form: _FormSchema, memo: ByObjectAt[tuple[Finding, ...]], check: F
 
 def _member_findings(form: _FormSchema) -> Iterator[Finding]:
     yield from _check_root(form)
-    for name, prop, at in form.properties:
-        yield from _check_property(form, name, prop, at)
+    for name, prop in form.properties:
+        yield from _check_property(form, name, prop, form.property_pointer(name))
 
 
 @rule(FORM_SCHEMA_MEMBERS)
@@ -362,14 +364,18 @@ def form_schema_protocol_shape(document: Document) -> Iterator[Finding]:
 
         if "$schema" in as_object(form.schema):
             yield mismatch(jp.join(form.pointer, "$schema"), "'$schema'")
-        for name, prop, at in form.properties:
+        for name, prop in form.properties:
             variant = _variant(prop)
             if variant == "titled single-select":
-                yield mismatch(jp.join(at, "oneOf"), f"titled single-select enums (property {name!r})")
+                yield mismatch(
+                    jp.join(form.property_pointer(name), "oneOf"), f"titled single-select enums (property {name!r})"
+                )
             elif variant == "multi-select":
-                yield mismatch(at, f"multi-select arrays (property {name!r})")
+                yield mismatch(form.property_pointer(name), f"multi-select arrays (property {name!r})")
             if "default" in prop and variant not in ("boolean", "multi-select", None):
-                yield mismatch(jp.join(at, "default"), f"a default on a non-boolean property ({name!r})")
+                yield mismatch(
+                    jp.join(form.property_pointer(name), "default"), f"a default on a non-boolean property ({name!r})"
+                )
 
 
 @rule("mcpdesc.elicitation.form-schema.consistency")
@@ -395,8 +401,8 @@ def _consistency_findings(form: _FormSchema) -> Iterator[Finding]:
                     jp.join(form.pointer, "required", index),
                     "req-elicitation-form-required",
                 )
-    for name, prop, at in form.properties:
-        yield from _property_consistency(form, name, prop, at)
+    for name, prop in form.properties:
+        yield from _property_consistency(form, name, prop, form.property_pointer(name))
 
 
 def _property_consistency(form: _FormSchema, name: str, prop: dict[str, Any], at: str) -> Iterator[Finding]:
