@@ -102,11 +102,11 @@ class _FileWriter:
         self._changed = threading.Condition()
         self._failure: BaseException | None = None
         self._abandoned = False
-        self._switch_interval = sys.getswitchinterval()
-        sys.setswitchinterval(min(self._switch_interval, WRITER_SWITCH_INTERVAL))
         # A daemon thread: an interpreter that is exiting never waits on a disk.
         self._thread = threading.Thread(target=self._run, name="mcpdesc-docs writer", daemon=True)
         self._thread.start()
+        self._switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(min(self._switch_interval, WRITER_SWITCH_INTERVAL))
 
     def _run(self) -> None:
         while True:
@@ -143,9 +143,11 @@ class _FileWriter:
         caller is about to delete the directory, and no file may appear in it after)."""
         if abandon:
             self._abandoned = True
-        self._enqueue(None, 0)
-        self._thread.join()
-        sys.setswitchinterval(self._switch_interval)
+        try:
+            self._enqueue(None, 0)
+            self._thread.join()
+        finally:  # an interrupt while waiting must not leave the process switching fast
+            sys.setswitchinterval(self._switch_interval)
         if not abandon:
             self._raise_failure()
 
