@@ -113,7 +113,10 @@ def test_random_replacements_never_crash(data: st.DataObject) -> None:
     for _ in range(data.draw(st.integers(1, 3))):
         path = data.draw(st.sampled_from(paths))
         try:
-            get(document, path[:-1])[path[-1]] = data.draw(JSON_VALUES)
+            parent = get(document, path[:-1])
+            if isinstance(parent, dict) and not isinstance(path[-1], str):
+                continue  # an earlier replacement made this array an object: an int key is not JSON
+            parent[path[-1]] = data.draw(JSON_VALUES)
         except (KeyError, IndexError, TypeError):
             continue  # an earlier replacement removed this path
     crashes = [d for d in diagnostics_of(document) if d.code == "internal-error"]  # and must not raise
