@@ -176,7 +176,8 @@ SLOW_FILE_SECONDS = 0.0002
 """Mean time to create and write one file above which a thread takes the writing over.
 A thread costs the rendering thread about 0.1 ms a file (handing the GIL back and forth),
 so it pays only on a disk slower than that: this project's virtual machine swings between
-0.05 and 0.8 ms a file within an hour; a laptop's SSD takes a few hundredths."""
+0.05 and 0.8 ms a file within an hour; a laptop's SSD takes a few hundredths of a
+millisecond."""
 
 
 class StagedSite:
