@@ -15,6 +15,7 @@ from ..render.pages import RenderCache
 from ..resources import builtin_dir
 from ..source.incremental import IncrementalJson, IncrementalYaml, SameObjects
 from ..source.load import Readers
+from ..validation.rule_cache import RuleCache
 from ..validation.validator import validate_file
 from .builder import Rebuild
 
@@ -22,8 +23,9 @@ from .builder import Rebuild
 class ProjectBuilder:
     """Reads the config and the description afresh each time (editing either is an edit
     like any other) and reports in the terminal as ``build`` does. Pages whose content did
-    not change are reused between builds until a template or theme file changes, and an
-    edit inside one item of the description re-parses only that item."""
+    not change are reused between builds until a template or theme file changes, an
+    edit inside one item of the description re-parses only that item, and the local
+    rules check again only the primitives an edit changed."""
 
     def __init__(self, path: Path, *, out: TextIO, err: TextIO) -> None:
         self.path = path
@@ -37,10 +39,16 @@ class ProjectBuilder:
         self._same = SameObjects()
         """After a full parse (JSON, or a YAML edit outside one item), gives unchanged
         values the objects of the last read, so their pages are reused."""
+        self._rule_cache = RuleCache()
+        """What local rules found in each primitive: only changed ones are checked again."""
 
     @property
     def page_cache(self) -> PageCache:
         return self._page_cache
+
+    @property
+    def rule_cache(self) -> RuleCache:
+        return self._rule_cache
 
     @property
     def render_cache(self) -> RenderCache:
@@ -64,6 +72,7 @@ class ProjectBuilder:
                 suppress=config.suppress,
                 readers=Readers(self._yaml.read, self._json.read),
                 same_objects=self._same_objects,
+                rule_cache=self._rule_cache,
             )
             outcome = render_description(config, validation, self._render_cache, self._page_cache)
         except ProjectError as exc:

@@ -218,6 +218,13 @@ class Document:
                     )
         return document
 
+    def alone(self, primitive: Primitive, elicitations: list[Elicitation], root: JsonObject) -> Document:
+        """The document as it would be with ``primitive`` (and its ``elicitations``) its only
+        primitive: ``root`` holds the root's members other than the primitive collections.
+        Compiled schemas are shared with this document. What a local rule finds here is what
+        it finds for that primitive in the whole (registry.Rule.local)."""
+        return Document(root, self.specification, self.root_scope, [primitive], elicitations, _compiled=self._compiled)
+
     def walked_once(self, walk: Callable[..., Iterator[Item]], *arguments: str) -> Iterable[Item]:
         """What ``walk(self, *arguments)`` yields, for the several rules that walk the same
         sites (a tool's schemas, the form schemas, the examples): walked once per document."""

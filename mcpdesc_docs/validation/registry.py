@@ -20,6 +20,7 @@ from ..spec.versions import SPEC_0_8_0, SPEC_0_9_0_RC_3, Specification
 if TYPE_CHECKING:
     # The Document records the findings of reference resolution, so it imports this module.
     from .document import Document
+    from .rule_cache import RuleCache
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +54,8 @@ Check: TypeAlias = "Callable[[Document], Iterable[Finding]]"
 
 INTERNAL_ERROR = "internal-error"
 """The code of the diagnostic that stands for a crashed rule."""
+TOO_MANY_FINDINGS = "input-too-many-findings"
+"""The code of the diagnostic that stands for the findings a check stopped before."""
 
 MAX_FINDINGS = 10_000
 """Findings one check (a rule, or the structural schema) collects before it stops. A
@@ -64,7 +67,7 @@ def too_many_findings(check: str) -> Diagnostic:
     """The one diagnostic that stands for the findings a check did not collect."""
     return error(
         LIMITS_RULE,
-        "input-too-many-findings",
+        TOO_MANY_FINDINGS,
         f"the check for {check} stopped after {MAX_FINDINGS} problems, so the description is only partly "
         "checked; fix these and validate again",
         "",
@@ -82,6 +85,12 @@ class Rule:
     id: str
     check: Check
     formats: tuple[Specification, ...]
+    local: bool = False
+    """Whether what the rule finds splits into a part about the root (everything outside
+    the primitive collections) and one part per primitive, located under the primitive's
+    pointer and depending on that primitive and the root only, in a description whose
+    primitives hold no component reference. ``serve`` then keeps the parts per primitive
+    between rebuilds and checks again only the primitives an edit changed (rule_cache.py)."""
 
     def run(self, document: Document) -> list[Diagnostic]:
         """The rule's findings as diagnostics, at most MAX_FINDINGS of them. A crash is our
@@ -113,13 +122,16 @@ class Rule:
 REGISTRY: dict[str, Rule] = {}
 
 
-def rule(rule_id: str, *, formats: tuple[Specification, ...] = CURRENT_FORMATS) -> Callable[[Check], Check]:
-    """Register a check under the rule id it enforces (one function per id, in any format)."""
+def rule(
+    rule_id: str, *, formats: tuple[Specification, ...] = CURRENT_FORMATS, local: bool = False
+) -> Callable[[Check], Check]:
+    """Register a check under the rule id it enforces (one function per id, in any format).
+    ``local``: see :attr:`Rule.local`; tests/test_rule_cache.py holds every such rule to it."""
 
     def register(function: Check) -> Check:
         if rule_id in REGISTRY:
             raise RuntimeError(f"rule {rule_id} registered twice")
-        REGISTRY[rule_id] = Rule(rule_id, function, formats)
+        REGISTRY[rule_id] = Rule(rule_id, function, formats, local)
         return function
 
     return register
@@ -154,9 +166,15 @@ def rules_for(specification: Specification) -> dict[str, Rule]:
     return {rule_id: registered for rule_id, registered in load_rules().items() if specification in registered.formats}
 
 
-def run_rules(document: Document) -> list[Diagnostic]:
-    """What every rule of the document's format finds, rule by rule in registration order."""
+def run_rules(document: Document, kept: RuleCache | None = None) -> list[Diagnostic]:
+    """What every rule of the document's format finds, rule by rule in registration order.
+    With ``kept`` (serve's), local rules check again only the primitives that changed since
+    the last run; the findings are the same, though not always in the same order (reports
+    sort them by position)."""
     rules = rules_for(document.specification).values()
-    found = [finding for registered in rules for finding in registered.run(document)]
+    if kept is not None:
+        found = kept.run(document, rules)
+    else:
+        found = [finding for registered in rules for finding in registered.run(document)]
     document.drop_walks()  # the page model is built from the same Document; it needs none of them
     return found

@@ -16,6 +16,7 @@ from ..source.positions import SYNTAX_RULE
 from ..spec.versions import Specification, detect
 from .document import Document
 from .registry import load_rules, run_rules
+from .rule_cache import RuleCache
 from .structural import STRUCTURAL_RULES, legacy_rule_id, validate_structure
 
 
@@ -70,8 +71,8 @@ class DocumentCheck:
     """The view the rules shared; None when no rules could run."""
 
 
-def check_document(data: object) -> DocumentCheck:
-    """Validate already-loaded data."""
+def check_document(data: object, rule_cache: RuleCache | None = None) -> DocumentCheck:
+    """Validate already-loaded data (``rule_cache``: serve's, see rule_cache.py)."""
     detection = detect(data)
     diagnostics = list(detection.diagnostics)
     spec = detection.specification
@@ -79,7 +80,7 @@ def check_document(data: object) -> DocumentCheck:
         return DocumentCheck(spec, diagnostics, None)
     diagnostics.extend(validate_structure(data, spec))
     document = Document.build(data, spec)
-    diagnostics.extend(run_rules(document))
+    diagnostics.extend(run_rules(document, rule_cache))
     return DocumentCheck(spec, _unique(diagnostics), document)
 
 
@@ -108,7 +109,11 @@ def _too_many_primitives(data: object, limits: Limits) -> Diagnostic | None:
 
 
 def validate_source(
-    source: Source, limits: Limits = DEFAULT_LIMITS, *, suppress: tuple[str, ...] = ()
+    source: Source,
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    suppress: tuple[str, ...] = (),
+    rule_cache: RuleCache | None = None,
 ) -> ValidationResult:
     """Validate loaded data; warnings of the rules ``suppress`` names (see :func:`suppresses`) are left out."""
     too_many = _too_many_primitives(source.data, limits)
@@ -116,7 +121,7 @@ def validate_source(
         return ValidationResult(
             source.name, detect(source.data).specification, [source.place(too_many)], text=source.text
         )
-    check = check_document(source.data)
+    check = check_document(source.data, rule_cache)
     silenced = [d for d in check.diagnostics if d.is_error or not any(suppresses(e, d.rule) for e in suppress)]
     placed = sorted((source.place(d) for d in silenced), key=Diagnostic.sort_key)
     checked = (
@@ -135,10 +140,12 @@ def validate_file(
     suppress: tuple[str, ...] = (),
     readers: Readers = FULL_READERS,
     same_objects: Callable[[object], object] | None = None,
+    rule_cache: RuleCache | None = None,
 ) -> ValidationResult:
     """Load and validate one description file. Raises UsageError for I/O problems.
     ``serve`` passes its incremental ``readers`` and ``same_objects``, which may swap
-    unchanged values of the data read for the equal objects of an earlier read."""
+    unchanged values of the data read for the equal objects of an earlier read, and its
+    ``rule_cache``, which keeps what local rules found in the values that did not change."""
     display = name or str(path)
     try:
         source = read_source(path, limits=limits, name=display, readers=readers)
@@ -147,7 +154,7 @@ def validate_file(
     except DescriptionError as exc:
         # Loading stops at its first problem, always an error: there is nothing to suppress.
         return ValidationResult(display, None, sorted(exc.diagnostics, key=Diagnostic.sort_key), text=exc.text)
-    return validate_source(source, limits, suppress=suppress)
+    return validate_source(source, limits, suppress=suppress, rule_cache=rule_cache)
 
 
 def suppresses(entry: str, rule_id: str) -> bool:

@@ -69,7 +69,7 @@ def _primitive_fields(primitive: Primitive) -> Iterator[Finding]:
 def _register_field_rule(kind: str) -> None:
     """One rule per primitive kind (mcp.tool.protocol-version, ...), same check."""
 
-    @rule(f"mcp.{kind}.protocol-version")
+    @rule(f"mcp.{kind}.protocol-version", local=True)
     def check(document: Document) -> Iterator[Finding]:
         for primitive in document.primitives_of(kind):
             yield from _primitive_fields(primitive)
@@ -79,7 +79,7 @@ for _kind in _PRIMITIVE_FIELDS:
     _register_field_rule(_kind)
 
 
-@rule("mcp.resource.annotations.protocol-version")
+@rule("mcp.resource.annotations.protocol-version", local=True)
 def resource_annotation_fields(document: Document) -> Iterator[Finding]:
     for primitive in document.primitives:
         if primitive.kind not in ("resource", "resource-template"):
@@ -94,7 +94,7 @@ def resource_annotation_fields(document: Document) -> Iterator[Finding]:
             )
 
 
-@rule("mcp.tool.output-schema.root")
+@rule("mcp.tool.output-schema.root", local=True)
 def output_schema_object_root(document: Document) -> Iterator[Finding]:
     for tool in document.primitives_of("tool"):
         if "outputSchema" not in tool.data:
@@ -114,7 +114,7 @@ def output_schema_object_root(document: Document) -> Iterator[Finding]:
             )
 
 
-@rule(INPUT_SCHEMA_MEMBERS)
+@rule(INPUT_SCHEMA_MEMBERS, local=True)
 def input_schema_object_root(document: Document) -> Iterator[Finding]:
     # Inline schemas are checked structurally; this covers schemas reached by reference.
     for tool in document.primitives_of("tool"):
@@ -233,7 +233,7 @@ def is_reserved_extension(identifier: str) -> bool:
     return len(prefix) >= 2 and prefix[1] in ("modelcontextprotocol", "mcp")
 
 
-@rule("mcp.extensions.identifier-authority")
+@rule("mcp.extensions.identifier-authority", local=True)
 def reserved_extension_identifiers(document: Document) -> Iterator[Finding]:
     maps = [
         (jp.join(pointer, "extensions"), as_object(capabilities.get("extensions")))

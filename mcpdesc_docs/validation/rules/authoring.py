@@ -48,7 +48,7 @@ def _empty_members(document: Document) -> Iterator[tuple[str, str, str]]:
         yield "/info/license/name", "license", "a name"
 
 
-@rule(EMPTY_VALUE)
+@rule(EMPTY_VALUE, local=True)
 def empty_values(document: Document) -> Iterator[Finding]:
     for pointer, holder, missing in _empty_members(document):
         member = pointer.rsplit("/", 1)[-1]
@@ -59,7 +59,7 @@ def empty_values(document: Document) -> Iterator[Finding]:
         )
 
 
-@rule(ANNOTATION_SPELLING)
+@rule(ANNOTATION_SPELLING, local=True)
 def misspelt_annotations(document: Document) -> Iterator[Finding]:
     # Tool annotations are open in MCP (unknown hints are kept and passed on), so a
     # misspelt hint is valid, but it is then no hint at all: a client reads the default.

@@ -51,7 +51,7 @@ def _unknown_members(value: Any, tree: dict[str, Any], at: str) -> Iterator[tupl
             yield from _unknown_members(item, tree[key], jp.join(at, key))
 
 
-@rule("mcp.client-requirements.protocol-version")
+@rule("mcp.client-requirements.protocol-version", local=True)
 def requirement_versions(document: Document) -> Iterator[Finding]:
     code = "client-requirement-version-mismatch"
     for primitive, at, requirements in _requirements(document):
@@ -92,7 +92,7 @@ def requirement_versions(document: Document) -> Iterator[Finding]:
                     )
 
 
-@rule("mcp.client-requirements.deprecated")
+@rule("mcp.client-requirements.deprecated", local=True)
 def deprecated_requirements(document: Document) -> Iterator[Finding]:
     code = "deprecated-client-requirement"
     for primitive, at, requirements in _requirements(document):

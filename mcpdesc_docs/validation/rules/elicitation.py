@@ -120,7 +120,7 @@ def _walk_form_schemas(document: Document) -> Iterator[_FormSchema]:
             yield _FormSchema.of(elicitation, resolved)
 
 
-@rule("mcpdesc.elicitation.name-unique")
+@rule("mcpdesc.elicitation.name-unique", local=True)
 def names_unique(document: Document) -> Iterator[Finding]:
     first: dict[tuple[str, str], str] = {}
     for elicitation in document.elicitations:
@@ -337,7 +337,7 @@ def _member_findings(form: _FormSchema) -> Iterator[Finding]:
         yield from _check_property(form, name, prop, form.property_pointer(name))
 
 
-@rule(FORM_SCHEMA_MEMBERS)
+@rule(FORM_SCHEMA_MEMBERS, local=True)
 def form_schema_members(document: Document) -> Iterator[Finding]:
     checked: set[str] = set()
     for form in _form_schemas(document):
@@ -347,7 +347,7 @@ def form_schema_members(document: Document) -> Iterator[Finding]:
         yield from _found_in(form, _MEMBER_FINDINGS, _member_findings)
 
 
-@rule("mcp.elicitation.form-schema.protocol-shape")
+@rule("mcp.elicitation.form-schema.protocol-shape", local=True)
 def form_schema_protocol_shape(document: Document) -> Iterator[Finding]:
     for form in _form_schemas(document):
         if FIRST_FORM_REVISION not in form.elicitation.scope:
@@ -378,7 +378,7 @@ def form_schema_protocol_shape(document: Document) -> Iterator[Finding]:
                 )
 
 
-@rule("mcpdesc.elicitation.form-schema.consistency")
+@rule("mcpdesc.elicitation.form-schema.consistency", local=True)
 def form_schema_consistency(document: Document) -> Iterator[Finding]:
     checked: set[str] = set()
     for form in _form_schemas(document):
@@ -445,7 +445,7 @@ def _property_consistency(form: _FormSchema, name: str, prop: dict[str, Any], at
             )
 
 
-@rule("mcp.elicitation.protocol-version")
+@rule("mcp.elicitation.protocol-version", local=True)
 def mode_supported(document: Document) -> Iterator[Finding]:
     for elicitation in document.elicitations:
         if elicitation.data.get("mode") == "url" and FIRST_FORM_REVISION in elicitation.scope:

@@ -13,7 +13,7 @@ from ..rule_ids import EXTENSION_PLACEMENT
 from .security import requirement_arrays
 
 
-@rule(EXTENSION_PLACEMENT)
+@rule(EXTENSION_PLACEMENT, local=True)
 def ineligible_extensions(document: Document) -> Iterator[Finding]:
     # securitySchemes and Security Requirement objects are keyed by scheme names: an x-* key
     # there is a specification extension where none is allowed, never a scheme.

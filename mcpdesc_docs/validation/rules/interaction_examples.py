@@ -55,7 +55,7 @@ def _content_against_schema(
         )
 
 
-@rule("mcp.interaction-example.protocol-version")
+@rule("mcp.interaction-example.protocol-version", local=True)
 def step_versions(document: Document) -> Iterator[Finding]:
     code = "interaction-example-version-mismatch"
     for example, _, at, step in _steps(document):

@@ -140,7 +140,7 @@ def _checked_revisions(site: MetaSite) -> list[str]:
     return [r for r in site.primitive.scope if r >= META_FLOOR]
 
 
-@rule("mcp.meta.key-grammar")
+@rule("mcp.meta.key-grammar", local=True)
 def key_grammar(document: Document) -> Iterator[Finding]:
     for site in meta_sites(document):
         for key in site.value:
@@ -153,7 +153,7 @@ def key_grammar(document: Document) -> Iterator[Finding]:
                 )
 
 
-@rule("mcp.meta.reserved-key-context")
+@rule("mcp.meta.reserved-key-context", local=True)
 def reserved_key_context(document: Document) -> Iterator[Finding]:
     for site in meta_sites(document):
         revisions = _checked_revisions(site)
@@ -171,7 +171,7 @@ def reserved_key_context(document: Document) -> Iterator[Finding]:
                 )
 
 
-@rule("mcp.meta.reserved-key-value")
+@rule("mcp.meta.reserved-key-value", local=True)
 def reserved_key_value(document: Document) -> Iterator[Finding]:
     for site in meta_sites(document):
         revisions = _checked_revisions(site)
@@ -187,7 +187,7 @@ def reserved_key_value(document: Document) -> Iterator[Finding]:
                 )
 
 
-@rule("mcp.meta.unknown-reserved-key")
+@rule("mcp.meta.unknown-reserved-key", local=True)
 def unknown_reserved_key(document: Document) -> Iterator[Finding]:
     for site in meta_sites(document):
         revisions = _checked_revisions(site)
@@ -203,7 +203,7 @@ def unknown_reserved_key(document: Document) -> Iterator[Finding]:
                 )
 
 
-@rule("mcp.meta.protocol-version")
+@rule("mcp.meta.protocol-version", local=True)
 def meta_versions(document: Document) -> Iterator[Finding]:
     # Declarations only: results and content report their own _meta floor with their example rules.
     for primitive in document.primitives:

@@ -48,7 +48,7 @@ def _outside_parent(
     ]
 
 
-@rule(PROTOCOL_SCOPE_CONSISTENCY)
+@rule(PROTOCOL_SCOPE_CONSISTENCY, local=True)
 def scopes_within_parent(document: Document) -> Iterator[Finding]:
     root = document.root_scope
     for collection, what in (("transports", "transport"), ("capabilities", "capabilities object")):

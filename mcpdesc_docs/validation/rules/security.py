@@ -35,7 +35,7 @@ def _schemes(document: Document) -> dict[str, dict[str, object]]:
     return {name: dict(as_object(value)) for name, value in as_object(document.data.get("securitySchemes")).items()}
 
 
-@rule("mcpdesc.security.scheme-references")
+@rule("mcpdesc.security.scheme-references", local=True)
 def schemes_declared(document: Document) -> Iterator[Finding]:
     schemes = _schemes(document)
     for pointer, scheme, _ in _requirements(document):
@@ -49,7 +49,7 @@ def schemes_declared(document: Document) -> Iterator[Finding]:
             )
 
 
-@rule("mcpdesc.security.scope-unique")
+@rule("mcpdesc.security.scope-unique", local=True)
 def scopes_unique(document: Document) -> Iterator[Finding]:
     for pointer, scheme, scopes in _requirements(document):
         seen: set[str] = set()
@@ -65,7 +65,7 @@ def scopes_unique(document: Document) -> Iterator[Finding]:
             seen.add(scope)
 
 
-@rule("mcpdesc.security.non-oauth-scopes")
+@rule("mcpdesc.security.non-oauth-scopes", local=True)
 def scopes_only_for_oauth(document: Document) -> Iterator[Finding]:
     schemes = _schemes(document)
     for pointer, scheme, scopes in _requirements(document):
@@ -78,7 +78,7 @@ def scopes_only_for_oauth(document: Document) -> Iterator[Finding]:
             )
 
 
-@rule("mcpdesc.security.scope-catalogue")
+@rule("mcpdesc.security.scope-catalogue", local=True)
 def oauth_scopes_catalogued(document: Document) -> Iterator[Finding]:
     schemes = _schemes(document)
     for pointer, scheme, scopes in _requirements(document):

@@ -50,7 +50,7 @@ def root_tags_unique(document: Document) -> Iterator[Finding]:
         )
 
 
-@rule("mcpdesc.tags.references")
+@rule("mcpdesc.tags.references", local=True)
 def tag_references_declared(document: Document) -> Iterator[Finding]:
     for primitive, position, tag in undeclared_tags(document):
         yield Finding.error(

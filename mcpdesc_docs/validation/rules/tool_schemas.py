@@ -40,7 +40,7 @@ def _modern(tool: Primitive) -> bool:
     return any(revision >= DIALECT_FLOOR for revision in tool.scope)
 
 
-@rule("mcp.tool.schema-dialect")
+@rule("mcp.tool.schema-dialect", local=True)
 def schema_dialect(document: Document) -> Iterator[Finding]:
     for tool, member, pointer, schema in tool_schemas(document):
         if not _modern(tool) or not isinstance(schema, Mapping) or "$schema" not in schema:
@@ -55,7 +55,7 @@ def schema_dialect(document: Document) -> Iterator[Finding]:
             )
 
 
-@rule("mcp.tool.schema-valid")
+@rule("mcp.tool.schema-valid", local=True)
 def schema_valid(document: Document) -> Iterator[Finding]:
     for tool, member, pointer, schema in tool_schemas(document):
         if not _modern(tool):
@@ -75,7 +75,7 @@ def schema_valid(document: Document) -> Iterator[Finding]:
             )
 
 
-@rule("mcp.tool.schema-dialect.protocol-version")
+@rule("mcp.tool.schema-dialect.protocol-version", local=True)
 def dialect_before_floor(document: Document) -> Iterator[Finding]:
     for tool, member, pointer, schema in tool_schemas(document):
         early = before(tool.scope, DIALECT_FLOOR)
@@ -88,7 +88,7 @@ def dialect_before_floor(document: Document) -> Iterator[Finding]:
             )
 
 
-@rule("mcp.tool.legacy-schema-shape")
+@rule("mcp.tool.legacy-schema-shape", local=True)
 def legacy_shape(document: Document) -> Iterator[Finding]:
     for tool, member, pointer, schema in tool_schemas(document):
         early = before(tool.scope, DIALECT_FLOOR)
@@ -116,7 +116,7 @@ def _all_mappings(values: Iterable[object]) -> bool:
     return all(type(value) is dict or isinstance(value, Mapping) for value in values)
 
 
-@rule("mcp.tool.schema.external-ref")
+@rule("mcp.tool.schema.external-ref", local=True)
 def external_references(document: Document) -> Iterator[Finding]:
     for tool, member, pointer, schema in tool_schemas(document):
         for at, ref in document.compiled_schema(schema).external_refs:
@@ -173,7 +173,7 @@ def _header_sites(schema: object, pointer: str) -> list[tuple[str, Mapping[str, 
     return [(_pointer(pointer, at), holder, reachable) for at, holder, reachable in _header_paths_of(schema)]
 
 
-@rule("mcp.tool.x-mcp-header")
+@rule("mcp.tool.x-mcp-header", local=True)
 def mcp_header(document: Document) -> Iterator[Finding]:
     # A schema is walked once, however many tools refer to it (by where it lives): walking a
     # shared component once per tool was its size times the tools (2,000 tools and one

@@ -1,0 +1,237 @@
+"""The semantic rules in ``serve``: what the local rules found, kept per primitive between
+rebuilds, so that an edit checks again only the primitives it changed.
+
+A rule registered with ``local=True`` (registry.Rule.local) finds two kinds of things: some
+about the root (transports, capabilities, security schemes, tags: every member but the four
+primitive collections), and some about one primitive, located under its pointer, which
+depend on that primitive and the root alone. So when the root is the same objects as last
+time (``serve`` hands unchanged values over as the very objects of the last read), the
+findings about a primitive whose data is the same object, at the same pointer, are those
+of last time (its scope is its own, or the root's); only a changed primitive is checked again, alone
+(``Document.alone``), with the other findings taken from what was kept.
+
+This holds only while no primitive holds a ``$componentRef``: references are resolved once
+per document, in the order the rules ask, and what a reference cycle is reported against
+depends on that order; a shared component's form schema is also reported once for all
+the primitives using it. Descriptions with references are checked in full on every
+rebuild, as ``build`` checks them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container, Iterable
+from dataclasses import dataclass, field
+
+from ..diagnostics import Diagnostic
+from ..kinds import KINDS
+from .document import COMPONENT_REF, Document, Elicitation, JsonObject, Primitive
+from .memo import ByObject
+from .registry import INTERNAL_ERROR, MAX_FINDINGS, TOO_MANY_FINDINGS, Rule
+
+COLLECTIONS = frozenset(kind.collection for kind in KINDS)
+_STOPPED = frozenset({INTERNAL_ERROR, TOO_MANY_FINDINGS})
+"""Codes of a rule that stopped short (it crashed, or found too many): its findings are not
+the sum of its parts, so they are not kept."""
+
+FEW_CHANGED = 32
+"""Changed primitives that are always checked alone, however small the description."""
+CHANGED_SHARE = 8
+"""Beyond FEW_CHANGED, more than one primitive in CHANGED_SHARE changed (an item inserted
+near the top moves every pointer after it) is checked in full: checking each alone costs
+more per primitive than one pass over them all."""
+
+RootMembers = tuple[tuple[str, object], ...]
+
+
+def _holds_reference(value: object) -> bool:
+    """Whether a ``$componentRef`` appears anywhere in the value (a loop, not recursion:
+    the data may be deep)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if COMPONENT_REF in item:
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def _owner(path: str, pointers: Container[str]) -> str | None:
+    """The pointer of the primitive a finding lies in (``/tools/3`` for ``/tools/3/name``),
+    or None for a finding about the root."""
+    parts = path.split("/", 3)
+    if len(parts) < 3 or parts[0]:
+        return None
+    head = f"/{parts[1]}/{parts[2]}"
+    return head if head in pointers else None
+
+
+def _within(path: str, pointer: str) -> bool:
+    return path == pointer or path.startswith(pointer + "/")
+
+
+@dataclass(slots=True)
+class _Kept:
+    """One local rule's findings, split by where they are."""
+
+    root: list[Diagnostic] = field(default_factory=list)
+    parts: dict[str, list[Diagnostic]] = field(default_factory=dict)
+    """Primitive pointer -> the findings under it (primitives without any are left out)."""
+
+    def size(self) -> int:
+        return len(self.root) + sum(len(part) for part in self.parts.values())
+
+    def findings(self) -> list[Diagnostic]:
+        return [*self.root, *(finding for part in self.parts.values() for finding in part)]
+
+
+def _split(found: list[Diagnostic], pointers: Container[str]) -> _Kept | None:
+    if any(finding.code in _STOPPED for finding in found):
+        return None
+    kept = _Kept()
+    for finding in found:
+        owner = _owner(finding.path or "", pointers)
+        if owner is None:
+            kept.root.append(finding)
+        else:
+            kept.parts.setdefault(owner, []).append(finding)
+    return kept
+
+
+def _run_all(document: Document, rules: Iterable[Rule]) -> list[Diagnostic]:
+    return [finding for registered in rules for finding in registered.run(document)]
+
+
+class RuleCache:
+    """What the local rules found in the last description ``serve`` checked, and what it
+    was found in. ``run`` gives the findings of every rule, as a full run would."""
+
+    def __init__(self) -> None:
+        self._root: RootMembers | None = None
+        """The root members the kept findings were found with (None: nothing kept)."""
+        self._format: tuple[object, tuple[str, ...]] | None = None
+        """(specification, root scope) they were found with."""
+        self._seen: dict[str, JsonObject] = {}
+        """Primitive pointer -> the data the kept findings are of. (Its effective scope is
+        its own, in the data, or the root's, in ``_format``.)"""
+        self._kept: dict[str, _Kept] = {}
+        self._references = ByObject(_holds_reference)
+        self.checked_alone = 0
+        """Primitives the last run checked alone (for tests: an edit of one tool checks one)."""
+        self.checked_in_full = False
+        """Whether the last run checked the whole description."""
+
+    def run(self, document: Document, rules: Iterable[Rule]) -> list[Diagnostic]:
+        rules = list(rules)
+        root: RootMembers = tuple((key, value) for key, value in document.data.items() if key not in COLLECTIONS)
+        self.checked_alone, self.checked_in_full = 0, True
+        if any(self._references(primitive.data) for primitive in document.primitives):
+            self._forget()
+            return _run_all(document, rules)
+        if not self._same_root(document, root):
+            # A reference outside the components (a transport's security, say) is resolved by
+            # the rules too. Looked for only when the root changed.
+            if any(_holds_reference(value) for key, value in root if key != "components"):
+                self._forget()
+                return _run_all(document, rules)
+            return self._run_and_keep(document, rules, root)
+        changed = [primitive for primitive in document.primitives if not self._unchanged(primitive)]
+        if len(changed) > max(FEW_CHANGED, len(document.primitives) // CHANGED_SHARE):
+            return self._run_and_keep(document, rules, root)
+        self.checked_alone, self.checked_in_full = len(changed), False
+        return self._run_changed(document, rules, root, changed)
+
+    def _forget(self) -> None:
+        self._root, self._format = None, None
+        self._seen, self._kept = {}, {}
+
+    def _same_root(self, document: Document, root: RootMembers) -> bool:
+        kept = self._root
+        if kept is None or self._format != (document.specification, document.root_scope) or len(kept) != len(root):
+            return False
+        return all(a[0] == b[0] and a[1] is b[1] for a, b in zip(kept, root, strict=True))
+
+    def _unchanged(self, primitive: Primitive) -> bool:
+        return self._seen.get(primitive.pointer) is primitive.data
+
+    def _run_and_keep(self, document: Document, rules: list[Rule], root: RootMembers) -> list[Diagnostic]:
+        pointers = {primitive.pointer for primitive in document.primitives}
+        found: list[Diagnostic] = []
+        self._kept = {}
+        for registered in rules:
+            result = registered.run(document)
+            found.extend(result)
+            if registered.local:
+                self._keep(registered.id, result, pointers)
+        self._seen = {primitive.pointer: primitive.data for primitive in document.primitives}
+        self._root, self._format = root, (document.specification, document.root_scope)
+        return found
+
+    def _keep(self, rule_id: str, found: list[Diagnostic], pointers: Container[str]) -> None:
+        kept = _split(found, pointers)
+        if kept is None:
+            self._kept.pop(rule_id, None)
+        else:
+            self._kept[rule_id] = kept
+
+    def _run_changed(
+        self, document: Document, rules: list[Rule], root: RootMembers, changed: list[Primitive]
+    ) -> list[Diagnostic]:
+        current = {primitive.pointer for primitive in document.primitives}
+        removed = [pointer for pointer in self._seen if pointer not in current]
+        views = self._views(document, root, changed)
+        found: list[Diagnostic] = []
+        for registered in rules:
+            kept = self._kept.get(registered.id) if registered.local else None
+            if kept is not None and self._update(kept, registered, views, removed):
+                found.extend(kept.findings())
+                continue
+            # Not local, or it stopped short now or last time: the whole description, as a build does.
+            result = registered.run(document)
+            found.extend(result)
+            if registered.local:
+                self._keep(registered.id, result, current)
+        for pointer in removed:
+            del self._seen[pointer]
+        for primitive in changed:
+            self._seen[primitive.pointer] = primitive.data
+        return found
+
+    @staticmethod
+    def _views(document: Document, root: RootMembers, changed: list[Primitive]) -> list[tuple[str, Document]]:
+        """Each changed primitive as the only one of the document, in document order."""
+        elicitations: dict[str, list[Elicitation]] = {primitive.pointer: [] for primitive in changed}
+        for elicitation in document.elicitations:
+            mine = elicitations.get(elicitation.primitive.pointer)
+            if mine is not None:
+                mine.append(elicitation)
+        data = dict(root)
+        return [
+            (primitive.pointer, document.alone(primitive, elicitations[primitive.pointer], data))
+            for primitive in changed
+        ]
+
+    @staticmethod
+    def _update(kept: _Kept, registered: Rule, views: list[tuple[str, Document]], removed: list[str]) -> bool:
+        """Check the changed primitives alone and put what the rule finds there in place of
+        what was kept; False (``kept`` then stands for nothing) when the rule stopped short."""
+        fresh: list[tuple[str, list[Diagnostic]]] = []
+        for pointer, view in views:
+            result = registered.run(view)
+            if any(finding.code in _STOPPED for finding in result):
+                return False
+            # The view's root findings are those kept: the root is the same.
+            fresh.append((pointer, [finding for finding in result if _within(finding.path or "", pointer)]))
+        for pointer in removed:
+            kept.parts.pop(pointer, None)
+        for pointer, part in fresh:
+            if part:
+                kept.parts[pointer] = part
+            else:
+                kept.parts.pop(pointer, None)
+        return kept.size() <= MAX_FINDINGS
+
+
+__all__ = ["COLLECTIONS", "RuleCache"]
