@@ -22,6 +22,7 @@ from ..kinds import KIND_NAMES, KINDS
 from ..model.navigation import Navigation, NavKindView
 from ..model.schema_tree import group_rows
 from ..model.site import Page, Scope, Site, Tag, label
+from .calls import called_directly
 from .data_text import ItemTexts
 from .highlight import highlight
 from .markdown import render_inline, render_markdown
@@ -97,6 +98,7 @@ def relative_url(from_page: str, target: str) -> str:
     return "../" * (here.count("/") + 1 if here else 0) + target
 
 
+@called_directly
 class RelativeLinks:
     """``url(target)`` in a template: the way from the page being rendered to a file of the
     site. It is a global, set to each page in turn, rather than a variable of the page, so

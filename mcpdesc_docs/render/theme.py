@@ -15,12 +15,14 @@ import jinja2
 from ..config import ThemeConfig
 from ..errors import UsageError
 from ..resources import available_themes, builtin_dir
+from .calls import DirectCallContext
 from .escaping import CODE_GENERATION, EscapingCodeGenerator
 from .template_cache import template_cache
 
 
 class _Environment(jinja2.Environment):
     code_generator_class = EscapingCodeGenerator
+    context_class = DirectCallContext
 
 
 @dataclass(frozen=True, slots=True)
