@@ -6,6 +6,9 @@ import json
 import re
 from pathlib import Path
 
+from mcpdesc_docs.config import ThemeConfig
+from mcpdesc_docs.render.theme import create_environment, load_theme
+
 from .sites import SAMPLE, load_data, parse, run, snapshot
 
 
@@ -113,3 +116,12 @@ def test_a_template_failing_half_way_leaves_the_previous_site_as_it_was(tmp_path
     assert "no_such_name" in err
     assert snapshot(root / "site") == before
     assert sorted(p.name for p in root.iterdir()) == ["d.json", "mcpdesc-docs.yml", "overrides", "site"]
+
+
+def test_templates_see_the_environments_globals_under_their_own() -> None:
+    env = create_environment(load_theme(ThemeConfig()))
+    env.globals.update(word="environment's", other="also the environment's")
+    template = env.from_string("{{ word }}, {{ other }}, {{ range(2)|list }}", globals={"word": "its own"})
+    assert template.render() == "its own, also the environment&#39;s, [0, 1]"
+    # One dict (Jinja makes a ChainMap, which every context and import walks in Python).
+    assert type(template.globals) is dict
