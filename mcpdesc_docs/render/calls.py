@@ -20,10 +20,10 @@ _DIRECT: dict[type, bool] = {jinja2.runtime.Macro: True}
 """Callables of these exact types -> whether they take the eval context first (Macro's
 ``__call__`` is ``pass_eval_context``); they take no context and no environment."""
 
-Callable = TypeVar("Callable", bound=type)
+Class = TypeVar("Class", bound=type)
 
 
-def called_directly(cls: Callable) -> Callable:
+def called_directly(cls: Class) -> Class:
     """Declare that instances of ``cls`` (exactly, not of subclasses) are called from
     templates with their arguments only: neither the class nor its ``__call__`` uses
     ``pass_context``, ``pass_eval_context`` or ``pass_environment``."""
