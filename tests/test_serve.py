@@ -154,6 +154,26 @@ def test_broken_edit_keeps_the_last_good_page_and_shows_the_problems(running, pr
     assert BeautifulSoup(body, "html.parser").select("[data-serve-problems]") == []
 
 
+class CountedFlushes(io.StringIO):
+    def __init__(self) -> None:
+        super().__init__()
+        self.flushed = ""
+
+    def flush(self) -> None:
+        self.flushed = self.getvalue()
+
+
+def test_the_problems_of_each_rebuild_are_flushed_at_once(project: Path) -> None:
+    # serve's output piped to a file is block-buffered: the report must not wait for exit.
+    out = CountedFlushes()
+    builder = ProjectBuilder(project, out=out, err=io.StringIO())
+    builder.build()
+    edit(project / "helpdesk.mcpdesc.yaml", "      readOnlyHint: true\n", "      readOnlyHnt: true\n")
+    builder.build([str(project / "helpdesk.mcpdesc.yaml")])
+    assert "readOnlyHnt" in out.getvalue()
+    assert out.flushed == out.getvalue()
+
+
 def test_config_errors_are_shown_too(running, project):
     server, changes, _, err = running
     (project / "mcpdesc-docs.yml").write_text("description: helpdesk.mcpdesc.yaml\nsite_nmae: x\n")

@@ -85,6 +85,9 @@ class ProjectBuilder:
         if validation.diagnostics or outcome.files is None:
             spec = validation.specification.name if validation.specification else None
             write_report(self.out, validation.diagnostics, validation.file, spec, "text", text=validation.text)
+            # Standard output piped to a file or another program is block-buffered: without
+            # this the problems of an edit would show up only when serve exits.
+            self.out.flush()
         return Rebuild(outcome.files, tuple(validation.diagnostics), pages=outcome.pages)
 
     def _same_objects(self, data: object) -> object:
