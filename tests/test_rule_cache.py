@@ -17,16 +17,18 @@ from hypothesis import strategies as st
 from mcpdesc_docs.devserver.project import ProjectBuilder
 from mcpdesc_docs.diagnostics import Diagnostic
 from mcpdesc_docs.errors import DescriptionError
+from mcpdesc_docs.kinds import BY_COLLECTION
 from mcpdesc_docs.source.limits import LIMITS_RULE
 from mcpdesc_docs.source.load import read_source
 from mcpdesc_docs.spec.versions import SPEC_0_9_0_RC_3, Specification, detect
 from mcpdesc_docs.validation import registry, rule_cache
 from mcpdesc_docs.validation.document import Document
 from mcpdesc_docs.validation.registry import Finding, Rule, run_rules
-from mcpdesc_docs.validation.rule_cache import COLLECTIONS, RuleCache
+from mcpdesc_docs.validation.rule_cache import RuleCache
 
 from .sites import SAMPLE, description_files
 
+COLLECTIONS = frozenset(BY_COLLECTION)
 Key = tuple[str, str, str | None, str, str, str | None, str | None]
 
 

@@ -166,15 +166,17 @@ def rules_for(specification: Specification) -> dict[str, Rule]:
     return {rule_id: registered for rule_id, registered in load_rules().items() if specification in registered.formats}
 
 
+def findings_of(rules: Iterable[Rule], document: Document) -> list[Diagnostic]:
+    """What the rules find in the document, rule by rule."""
+    return [finding for registered in rules for finding in registered.run(document)]
+
+
 def run_rules(document: Document, kept: RuleCache | None = None) -> list[Diagnostic]:
     """What every rule of the document's format finds, rule by rule in registration order.
     With ``kept`` (serve's), local rules check again only the primitives that changed since
     the last run; the findings are the same, though not always in the same order (reports
     sort them by position)."""
     rules = rules_for(document.specification).values()
-    if kept is not None:
-        found = kept.run(document, rules)
-    else:
-        found = [finding for registered in rules for finding in registered.run(document)]
+    found = kept.run(document, rules) if kept is not None else findings_of(rules, document)
     document.drop_walks()  # the page model is built from the same Document; it needs none of them
     return found

@@ -7,8 +7,8 @@ primitive collections), and some about one primitive, located under its pointer,
 depend on that primitive and the root alone. So when the root is the same objects as last
 time (``serve`` hands unchanged values over as the very objects of the last read), the
 findings about a primitive whose data is the same object, at the same pointer, are those
-of last time (its scope is its own, or the root's); only a changed primitive is checked again, alone
-(``Document.alone``), with the other findings taken from what was kept.
+of last time (its scope is its own, or the root's); only a changed primitive is checked
+again, alone (``Document.alone``), with the other findings taken from what was kept.
 
 This holds only while no primitive holds a ``$componentRef``: references are resolved once
 per document, in the order the rules ask, and what a reference cycle is reported against
@@ -23,12 +23,12 @@ from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
-from ..kinds import KINDS
+from ..kinds import BY_COLLECTION
+from ..spec.versions import Specification
 from .document import COMPONENT_REF, Document, Elicitation, JsonObject, Primitive
 from .memo import ByObject
-from .registry import INTERNAL_ERROR, MAX_FINDINGS, TOO_MANY_FINDINGS, Rule
+from .registry import INTERNAL_ERROR, MAX_FINDINGS, TOO_MANY_FINDINGS, Rule, findings_of
 
-COLLECTIONS = frozenset(kind.collection for kind in KINDS)
 _STOPPED = frozenset({INTERNAL_ERROR, TOO_MANY_FINDINGS})
 """Codes of a rule that stopped short (it crashed, or found too many): its findings are not
 the sum of its parts, so they are not kept."""
@@ -100,10 +100,6 @@ def _split(found: list[Diagnostic], pointers: Container[str]) -> _Kept | None:
     return kept
 
 
-def _run_all(document: Document, rules: Iterable[Rule]) -> list[Diagnostic]:
-    return [finding for registered in rules for finding in registered.run(document)]
-
-
 class RuleCache:
     """What the local rules found in the last description ``serve`` checked, and what it
     was found in. ``run`` gives the findings of every rule, as a full run would."""
@@ -111,7 +107,7 @@ class RuleCache:
     def __init__(self) -> None:
         self._root: RootMembers | None = None
         """The root members the kept findings were found with (None: nothing kept)."""
-        self._format: tuple[object, tuple[str, ...]] | None = None
+        self._format: tuple[Specification, tuple[str, ...]] | None = None
         """(specification, root scope) they were found with."""
         self._seen: dict[str, JsonObject] = {}
         """Primitive pointer -> the data the kept findings are of. (Its effective scope is
@@ -125,17 +121,17 @@ class RuleCache:
 
     def run(self, document: Document, rules: Iterable[Rule]) -> list[Diagnostic]:
         rules = list(rules)
-        root: RootMembers = tuple((key, value) for key, value in document.data.items() if key not in COLLECTIONS)
+        root: RootMembers = tuple((key, value) for key, value in document.data.items() if key not in BY_COLLECTION)
         self.checked_alone, self.checked_in_full = 0, True
         if any(self._references(primitive.data) for primitive in document.primitives):
             self._forget()
-            return _run_all(document, rules)
+            return findings_of(rules, document)
         if not self._same_root(document, root):
             # A reference outside the components (a transport's security, say) is resolved by
             # the rules too. Looked for only when the root changed.
             if any(_holds_reference(value) for key, value in root if key != "components"):
                 self._forget()
-                return _run_all(document, rules)
+                return findings_of(rules, document)
             return self._run_and_keep(document, rules, root)
         changed = [primitive for primitive in document.primitives if not self._unchanged(primitive)]
         if len(changed) > max(FEW_CHANGED, len(document.primitives) // CHANGED_SHARE):
@@ -234,4 +230,4 @@ class RuleCache:
         return kept.size() <= MAX_FINDINGS
 
 
-__all__ = ["COLLECTIONS", "RuleCache"]
+__all__ = ["RuleCache"]
