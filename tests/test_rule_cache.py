@@ -25,6 +25,7 @@ from mcpdesc_docs.validation import registry, rule_cache
 from mcpdesc_docs.validation.document import Document
 from mcpdesc_docs.validation.registry import Finding, Rule, run_rules
 from mcpdesc_docs.validation.rule_cache import RuleCache
+from mcpdesc_docs.validation.validator import validate_file
 
 from .sites import SAMPLE, description_files
 
@@ -288,6 +289,22 @@ def test_serve_checks_an_edited_tool_alone(tmp_path: Path) -> None:
     )
     assert builder.build([str(description)]).ok
     assert (builder.rule_cache.checked_in_full, builder.rule_cache.checked_alone) == (False, 1)
+    # The way serve reads an edit (one item re-parsed, the rest the same objects) and the
+    # kept findings give what a fresh validation gives, as the tool is broken and mended.
+    text = description.read_text(encoding="utf-8")
+    for old, new in (
+        ("description: Tool 7.", "description: Tool 7.\n    annotations: {readOnlyHnt: true}"),
+        ("description: Tool 90.", "description: Tool 90.\n    protocolVersions: [2024-11-05]"),
+        ("\n    annotations: {readOnlyHnt: true}", ""),
+    ):
+        text = text.replace(old, new)
+        description.write_text(text, encoding="utf-8")
+        rebuilt = builder.build([str(description)])
+        assert not builder.rule_cache.checked_in_full
+        fresh = validate_file(description)
+        assert findings(list(rebuilt.diagnostics)) == findings(fresh.diagnostics)
+        assert [d.sort_key() for d in rebuilt.diagnostics] == [d.sort_key() for d in fresh.diagnostics]
+    assert [d.path for d in fresh.diagnostics] == ["/tools/90/protocolVersions/0"]
 
 
 def test_views_hold_no_other_primitive() -> None:
