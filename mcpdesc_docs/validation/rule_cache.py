@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
 from ..kinds import BY_COLLECTION
-from ..spec.versions import Specification
 from .document import COMPONENT_REF, Document, Elicitation, JsonObject, Primitive
 from .memo import ByObject
 from .registry import INTERNAL_ERROR, MAX_FINDINGS, TOO_MANY_FINDINGS, Rule, findings_of
@@ -106,12 +105,11 @@ class RuleCache:
 
     def __init__(self) -> None:
         self._root: RootMembers | None = None
-        """The root members the kept findings were found with (None: nothing kept)."""
-        self._format: tuple[Specification, tuple[str, ...]] | None = None
-        """(specification, root scope) they were found with."""
+        """The root members the kept findings were found with (None: nothing kept). The
+        same members give the same format (``mcpdesc``, ``$schema``) and root scope."""
         self._seen: dict[str, JsonObject] = {}
         """Primitive pointer -> the data the kept findings are of. (Its effective scope is
-        its own, in the data, or the root's, in ``_format``.)"""
+        its own, in the data, or the root's.)"""
         self._kept: dict[str, _Kept] = {}
         self._references = ByObject(_holds_reference)
         self.checked_alone = 0
@@ -126,7 +124,7 @@ class RuleCache:
         if any(self._references(primitive.data) for primitive in document.primitives):
             self._forget()
             return findings_of(rules, document)
-        if not self._same_root(document, root):
+        if not self._same_root(root):
             # A reference outside the components (a transport's security, say) is resolved by
             # the rules too. Looked for only when the root changed.
             if any(_holds_reference(value) for key, value in root if key != "components"):
@@ -140,12 +138,12 @@ class RuleCache:
         return self._run_changed(document, rules, root, changed)
 
     def _forget(self) -> None:
-        self._root, self._format = None, None
+        self._root = None
         self._seen, self._kept = {}, {}
 
-    def _same_root(self, document: Document, root: RootMembers) -> bool:
+    def _same_root(self, root: RootMembers) -> bool:
         kept = self._root
-        if kept is None or self._format != (document.specification, document.root_scope) or len(kept) != len(root):
+        if kept is None or len(kept) != len(root):
             return False
         return all(a[0] == b[0] and a[1] is b[1] for a, b in zip(kept, root, strict=True))
 
@@ -162,7 +160,7 @@ class RuleCache:
             if registered.local:
                 self._keep(registered.id, result, pointers)
         self._seen = {primitive.pointer: primitive.data for primitive in document.primitives}
-        self._root, self._format = root, (document.specification, document.root_scope)
+        self._root = root
         return found
 
     def _keep(self, rule_id: str, found: list[Diagnostic], pointers: Container[str]) -> None:
