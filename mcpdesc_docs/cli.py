@@ -98,7 +98,24 @@ def _parser() -> argparse.ArgumentParser:
         "--update", metavar="FILE", help="refresh FILE in place from the server, keeping your additions"
     )
     describe.add_argument(
-        "--timeout", type=float, default=30.0, metavar="SECONDS", help="give up after this long (default: 30)"
+        "--timeout",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="give up when the whole run takes longer (default: 120)",
+    )
+    versions = describe.add_mutually_exclusive_group()
+    versions.add_argument(
+        "--protocol-version",
+        dest="protocol_versions",
+        action="append",
+        metavar="VERSION",
+        help="record this protocol version (repeatable; default: those from 2025-06-18 on that the server accepts)",
+    )
+    versions.add_argument(
+        "--all-versions",
+        action="store_true",
+        help="record every protocol version the server accepts, the legacy 2024-11-05 and 2025-03-26 too",
     )
 
     new = commands.add_parser("new", help="create a documentation project with a GitHub Pages workflow")
@@ -178,6 +195,8 @@ def _dispatch(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             timeout=options.timeout,
             out=out,
             err=err,
+            protocol_versions=options.protocol_versions,
+            all_versions=options.all_versions,
         )
     if options.command == "new":
         from .commands import new

@@ -15,11 +15,10 @@ from pathlib import Path
 import anyio
 import pytest
 import yaml
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from mcpdesc_docs.describe.write import SERVER_OWNED
+from mcpdesc_docs.describe.write import SERVER_OWNED, resolved
 
+from .raw_listing import stdio_listing
 from .sites import build, load_data, run
 
 SERVER = Path(__file__).parent / "servers" / "helpdesk_server.py"
@@ -56,25 +55,10 @@ def http_server() -> Iterator[str]:
         process.wait(timeout=10)
 
 
-def sdk_listing() -> dict[str, list[dict]]:
-    """What the SDK's own client lists (at its default handshake version)."""
-
-    async def listing() -> dict[str, list[dict]]:
-        server = StdioServerParameters(command=sys.executable, args=[str(SERVER), "stdio"])
-        async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
-            await session.initialize()
-
-            def dumped(items: list) -> list[dict]:
-                return [item.model_dump(by_alias=True, mode="json", exclude_none=True) for item in items]
-
-            return {
-                "tools": dumped((await session.list_tools()).tools),
-                "resources": dumped((await session.list_resources()).resources),
-                "resourceTemplates": dumped((await session.list_resource_templates()).resource_templates),
-                "prompts": dumped((await session.list_prompts()).prompts),
-            }
-
-    return anyio.run(listing)
+def raw_listing(version: str = NEWEST_HANDSHAKE) -> dict[str, list[dict]]:
+    """What the server lists, read in raw JSON-RPC by an independent client."""
+    listing = stdio_listing([sys.executable, str(SERVER), "stdio"], version, {})
+    return {c: listing[c] for c in ("tools", "resources", "resourceTemplates", "prompts")}
 
 
 def at_version(declarations: list[dict], version: str) -> list[dict]:
@@ -92,12 +76,15 @@ def describe_to(path: Path, *extra: str) -> tuple[str, str]:
     return out, err
 
 
+@pytest.mark.timeout(300)
 def test_a_stdio_server_is_described_validly_and_exactly(tmp_path):
     target = tmp_path / "helpdesk.mcpdesc.yaml"
     _, err = describe_to(target)
     data = load_data(target)
     assert data["mcpdesc"] == "0.9.0"
-    assert data["protocolVersions"] == ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]
+    # Modern by default: the versions from 2025-06-18 on; the legacy ones are named, not recorded.
+    assert data["protocolVersions"] == ["2025-06-18", "2025-11-25", "2026-07-28"]
+    assert "2024-11-05, 2025-03-26 not tried" in err
     assert data["info"] == {
         "name": "helpdesk",
         "title": "Helpdesk",
@@ -106,7 +93,8 @@ def test_a_stdio_server_is_described_validly_and_exactly(tmp_path):
     }
     assert data["instructions"] == "Search before you create a ticket."
     assert data["transports"] == [{"type": "stdio", "command": sys.executable, "args": [str(SERVER), "stdio"]}]
-    listed = sdk_listing()
+    listed = raw_listing()
+    data = resolved(data)  # the schemas variants share are written once, in components
     for collection, items in listed.items():
         owned = [{k: v for k, v in item.items() if k in SERVER_OWNED[collection]} for item in items]
         assert at_version(data[collection], NEWEST_HANDSHAKE) == owned, collection
@@ -115,24 +103,20 @@ def test_a_stdio_server_is_described_validly_and_exactly(tmp_path):
     assert create["inputSchema"]["properties"]["priority"]["enum"] == ["low", "normal", "urgent"]
     assert create["outputSchema"]["properties"]["status"] == {"title": "Status", "type": "string"}
     assert create["annotations"] == {"destructiveHint": False, "idempotentHint": False}
-    # 2024-11-05 defines no tool titles, annotations, output schemas, icons or _meta: that
-    # variant holds what the version defines, and nothing is invented anywhere.
-    oldest = at_version(data["tools"], "2024-11-05")[0]
-    assert set(oldest) == {"name", "description", "inputSchema"}
     text = target.read_text(encoding="utf-8")
     for invented in ("elicitations", "security", "examples", "tags"):
         assert invented not in text
-    assert "From a running server" in err
-    code, out, _ = run("validate", str(target), "--format", "json")
-    assert code == 0
-    # The one warning: 2024-11-05 and 2025-03-26 get structural checks only.
-    assert {d["rule"] for d in json.loads(out)["diagnostics"]} == {"mcpdesc.legacy-protocol.validation-scope"}
-    code, out, err = build(target, tmp_path / "site")
+    assert "docs/from-a-server.md" in err
+    code, out, _ = run("validate", "--strict", str(target), "--format", "json")
+    assert code == 0, out
+    assert json.loads(out)["diagnostics"] == []
+    code, out, err = build(target, tmp_path / "site", "--strict")
     assert code == 0, out + err
     assert (tmp_path / "site" / "tools" / "create_ticket.html").is_file()
     assert (tmp_path / "site" / "resource-templates" / "ticket.html").is_file()
 
 
+@pytest.mark.timeout(300)
 def test_standard_output_and_json(tmp_path):
     code, out, _ = run("describe", "--stdio", stdio())
     assert code == 0
@@ -143,15 +127,16 @@ def test_standard_output_and_json(tmp_path):
     assert target.read_text(encoding="utf-8").startswith("{")
 
 
+@pytest.mark.timeout(300)
 def test_a_streamable_http_server_is_described(tmp_path, http_server):
     target = tmp_path / "helpdesk.mcpdesc.yaml"
     code, out, err = run("describe", "--url", http_server, "--header", "X-Trace: describe-test", "-o", str(target))
     assert code == 0, out + err
     data = load_data(target)
     assert data["transports"] == [{"type": "streamable-http", "url": http_server}]
-    # 2024-11-05 predates streamable HTTP: the server answers it, but no client would get there.
-    assert data["protocolVersions"] == ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]
-    assert "predates streamable HTTP" in err
+    # Each version in a session of its own: every one from 2025-06-18 on is recorded.
+    assert data["protocolVersions"] == ["2025-06-18", "2025-11-25", "2026-07-28"]
+    assert "2024-11-05, 2025-03-26 not tried" in err
     assert [t["name"] for t in at_version(data["tools"], NEWEST_HANDSHAKE)] == [
         "create_ticket",
         "search_tickets",
@@ -161,6 +146,7 @@ def test_a_streamable_http_server_is_described(tmp_path, http_server):
     assert run("describe", "--url", http_server, "--check", str(target))[0] == 0
 
 
+@pytest.mark.timeout(300)
 def test_check_is_0_when_the_server_matches_and_1_with_every_difference_named(tmp_path):
     target = tmp_path / "helpdesk.mcpdesc.yaml"
     describe_to(target)
@@ -168,14 +154,19 @@ def test_check_is_0_when_the_server_matches_and_1_with_every_difference_named(tm
     code, out, err = run("describe", "--stdio", stdio("--changed"), "--check", str(target))
     assert code == 1
     lines = out.splitlines()
-    assert any(" removed /tools/" in line and "'delete_ticket'" in line for line in lines), out
-    assert any(" added /tools/" in line and "'close_ticket'" in line for line in lines), out
-    assert any("changed /info/version" in line for line in lines), out
-    changed = [line for line in lines if "/inputSchema/properties/limit" in line]
-    assert changed, out
-    assert all("'search_tickets'" in line for line in changed), out
-    assert any("/description" in line and "'search_tickets'" in line for line in lines), out
-    assert "differs from the server" in err
+    # Each change once per primitive (not per variant), where it stands, with both values.
+    assert sum("removed tool 'delete_ticket'" in line for line in lines) == 1, out
+    assert sum("added tool 'close_ticket'" in line for line in lines) == 1, out
+    version = lines.index(next(line for line in lines if "changed info /version [/info/version]" in line))
+    assert lines[version + 1 : version + 3] == ['    was: "1.4.0"', '    now: "2.0.0"'], out
+    limit = [line for line in lines if "'search_tickets' /inputSchema/properties/limit [" in line]
+    assert len(limit) == 1, out
+    reworded = lines.index(next(line for line in lines if "changed tool 'search_tickets' /description" in line))
+    assert lines[reworded + 1] == '    - "Find tickets matching a query."', out
+    assert lines[reworded + 2] == '    + "Find tickets matching the words of a query, newest first."', out
+    # The server was started with other arguments: transports are compared too.
+    assert any("changed transport /args" in line for line in lines), out
+    assert "differs from the server: 6 differences (1 added, 1 removed, 4 changed)" in err
 
 
 HAND_WRITTEN = {
@@ -205,6 +196,7 @@ def hand_edit(path: Path) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+@pytest.mark.timeout(300)
 def test_update_refreshes_the_server_s_part_and_keeps_the_author_s(tmp_path):
     target = tmp_path / "helpdesk.mcpdesc.yaml"
     describe_to(target)
@@ -241,19 +233,27 @@ def test_update_refreshes_the_server_s_part_and_keeps_the_author_s(tmp_path):
     assert target.read_text(encoding="utf-8") == after
 
 
+@pytest.mark.timeout(300)
 def test_update_leaves_the_file_untouched_when_the_result_would_be_invalid(tmp_path):
     target = tmp_path / "helpdesk.mcpdesc.yaml"
-    describe_to(target)
+    one = ("--protocol-version", "2025-11-25")
+    assert run("describe", "--stdio", stdio(), *one, "-o", str(target))[0] == 0
     data = load_data(target)
-    # An elicitation scoped to a version the refreshed declaration will no longer cover.
-    for tool in data["tools"]:
-        if tool["name"] == "delete_ticket":
-            tool["x-note"] = "kept?"
-    data["tools"][0]["elicitations"] = [{**ELICITATION, "protocolVersions": ["2026-07-28"]}]
+    assert data["protocolVersions"] == ["2025-11-25"]
+    # An example that holds for the schema today and breaks the server's new bound on limit.
+    search = next(t for t in data["tools"] if t["name"] == "search_tickets")
+    search["examples"] = {
+        "many": {
+            "input": {"query": "printer", "limit": 500},
+            "result": {"content": [{"type": "text", "text": "[]"}], "structuredContent": {"result": []}},
+        }
+    }
     target.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    assert run("validate", str(target))[0] == 0
     before = target.read_bytes()
-    code, out, err = run("describe", "--stdio", stdio("--changed"), "--update", str(target))
+    code, out, err = run("describe", "--stdio", stdio("--changed"), *one, "--update", str(target))
     assert code == 1, out + err
+    assert "/tools/1/examples/many" in out
     assert "was left as it was" in err
     assert target.read_bytes() == before
 
@@ -276,7 +276,7 @@ def fake_server(tmp_path: Path, body: str) -> str:
     ("body", "timeout", "says"),
     [
         ("print('starting up', file=sys.stderr); sys.exit(3)", "20", "closed"),
-        ("print('listening...', file=sys.stderr, flush=True); time.sleep(600)", "1", "no answer within 1 s"),
+        ("print('listening...', file=sys.stderr, flush=True); time.sleep(600)", "1", "no complete answer within 1 s"),
         ("print('HTTP/1.1 200 OK', flush=True); time.sleep(600)", "20", "does not speak MCP"),
     ],
     ids=["exits", "never-answers", "speaks-something-else"],
@@ -316,13 +316,14 @@ def test_usage_errors():
     assert "Name: value" in err
 
 
+@pytest.mark.timeout(300)
 def test_a_declaration_scoped_by_hand_stays_so_and_check_agrees_with_update(tmp_path):
     target = tmp_path / "helpdesk.mcpdesc.json"
     describe_to(target)
     data = load_data(target)
-    # The author says the triage prompt exists from 2025-06-18 on only.
-    newest = next(p for p in data["prompts"] if "2026-07-28" in p["protocolVersions"])
-    data["prompts"] = [{**newest, "protocolVersions": ["2025-06-18", "2025-11-25", "2026-07-28"]}]
+    # The author says the triage prompt exists from 2025-11-25 on only.
+    (prompt,) = data["prompts"]
+    data["prompts"] = [{**prompt, "protocolVersions": ["2025-11-25", "2026-07-28"]}]
     target.write_text(json.dumps(data, indent=4) + "\n", encoding="utf-8")
     assert run("describe", "--stdio", stdio(), "--check", str(target))[0] == 0
     code, out, err = run("describe", "--stdio", stdio("--changed"), "--update", str(target))

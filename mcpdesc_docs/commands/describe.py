@@ -7,20 +7,25 @@ import tempfile
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..describe.compare import differences
-from ..describe.connect import DescribeError, Listing, Target, list_server
+from ..describe.budget import Budget, DescribeError
+from ..describe.compare import differences, summary
+from ..describe.connect import Listing, Target, list_server
+from ..describe.layout import written
 from ..describe.update import refreshed
-from ..describe.write import description, listed
-from ..diagnostics import format_text, write_line
+from ..describe.write import description
+from ..diagnostics import Diagnostic, format_text, write_line
 from ..errors import DescriptionError, ExitCode, UsageError
-from ..source.load import Format, Source, read_source
+from ..source.limits import DEFAULT_LIMITS
+from ..source.load import Format, Source, parse_text, read_source
 from ..source.roundtrip import canonical, dump, edit_text
+from ..spec.revisions import REVISIONS
 from ..spec.versions import SPEC_0_9_0_RC_3, detect
-from ..validation.validator import check_document
+from ..validation.validator import validate_source
 from .migrate import printed
 
 _SHOWN_DIFFERENCES = 100
-README_SECTION = 'the README\'s "From a running server"'
+_SHOWN_DEVIATIONS = 50
+README_SECTION = "docs/from-a-server.md"
 
 
 def _existing(file: str) -> Source:
@@ -35,33 +40,87 @@ def _existing(file: str) -> Source:
     return source
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _summary(listing: Listing) -> str:
+    newest = listing.newest.items
     counts = (
-        (len(listing.tools), "tool"),
-        (len(listing.resources), "resource"),
-        (len(listing.resource_templates), "resource template"),
-        (len(listing.prompts), "prompt"),
+        (len(newest["tools"]), "tool"),
+        (len(newest["resources"]), "resource"),
+        (len(newest["resourceTemplates"]), "resource template"),
+        (len(newest["prompts"]), "prompt"),
     )
-    listed_parts = ", ".join(f"{n} {word}{'' if n == 1 else 's'}" for n, word in counts)
+    listed_parts = ", ".join(_plural(n, word) for n, word in counts)
     return f"{listed_parts}; protocol versions {', '.join(listing.versions)}"
 
 
 def _notes(listing: Listing, err: TextIO) -> None:
-    for version in listing.skipped:
+    if listing.not_tried:
         write_line(
-            err, f"mcpdesc-docs: the server also accepts {version}, which predates streamable HTTP: not recorded"
+            err,
+            f"mcpdesc-docs: {', '.join(listing.not_tried)} not tried: legacy versions get structural checks only "
+            "(--all-versions or --protocol-version records them)",
         )
+    if listing.legacy_only:
+        write_line(
+            err,
+            f"mcpdesc-docs: the server accepts no version from 2025-06-18 on, so its legacy versions "
+            f"{', '.join(listing.versions)} are recorded (they get structural checks only)",
+        )
+    if listing.cannot_carry:
+        write_line(
+            err,
+            f"mcpdesc-docs: {', '.join(listing.cannot_carry)} not recorded: it predates streamable HTTP",
+        )
+    if listing.newest.server_info.get("version") == "":
+        write_line(err, "mcpdesc-docs: warning: the server gives an empty version; it is recorded as it is")
+    gated = sorted({f"{c} {i!r}" for at in listing.by_version.values() for (c, i) in at.requirements})
+    if gated:
+        write_line(
+            err,
+            f"mcpdesc-docs: listed only to clients with a capability (recorded as clientRequirements): "
+            f"{', '.join(gated)}",
+        )
+    for line in listing.deviations[:_SHOWN_DEVIATIONS]:
+        write_line(err, f"mcpdesc-docs: deviation: {line}")
+    if len(listing.deviations) > _SHOWN_DEVIATIONS:
+        write_line(err, f"mcpdesc-docs: ... and {len(listing.deviations) - _SHOWN_DEVIATIONS} more deviations")
 
 
-def _invalid(data: dict[str, Any], err: TextIO, out: TextIO, what: str) -> bool:
-    problems = [d for d in check_document(data).diagnostics if d.is_error]
-    if problems:
-        out.write(format_text(problems))
-        write_line(err, f"mcpdesc-docs: {what}")
-    return bool(problems)
+def _problems(text: str, fmt: Format, name: str) -> tuple[list[Diagnostic], str]:
+    """Errors ``validate`` would report on ``text``, under the same limits."""
+    try:
+        source = parse_text(text, name, fmt=fmt, limits=DEFAULT_LIMITS)
+    except DescriptionError as exc:
+        return list(exc.diagnostics), text
+    result = validate_source(source, DEFAULT_LIMITS)
+    return [d for d in result.diagnostics if d.is_error], text
 
 
-def _write_atomically(path: Path, text: str) -> None:
+def _check(file: str, source: Source, served: dict[str, Any], out: TextIO, err: TextIO) -> int:
+    assert isinstance(source.data, dict)
+    # Against what --update would make of the file, so that the two always agree: a
+    # declaration scoped by hand is compared with what the server lists for its versions.
+    found = differences(source.data, refreshed(source.data, served).data)
+    versions = [v for v in REVISIONS if v in (served.get("protocolVersions") or [])]
+    for difference in found[:_SHOWN_DIFFERENCES]:
+        for line in difference.lines(versions):
+            write_line(out, line if line.startswith("    ") else f"{file}: {line}")
+    if len(found) > _SHOWN_DIFFERENCES:
+        write_line(out, f"{file}: ... and {len(found) - _SHOWN_DIFFERENCES} more differences")
+    if found:
+        write_line(
+            err,
+            f"mcpdesc-docs: {file} differs from the server: {summary(found)}; `describe --update {file}` refreshes it",
+        )
+        return ExitCode.INVALID
+    write_line(err, f"mcpdesc-docs: {file} matches the server")
+    return ExitCode.OK
+
+
+def _write(path: Path, text: str) -> None:
     """Replace the file only once the new text is complete on disk."""
     handle, staging = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
@@ -73,45 +132,39 @@ def _write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def _check(file: str, source: Source, listing: Listing, served: dict[str, Any], out: TextIO, err: TextIO) -> int:
+def _update(file: str, source: Source, served: dict[str, Any], out: TextIO, err: TextIO) -> int:
     assert isinstance(source.data, dict)
-    # Against what --update would make of the file, so that the two always agree: a
-    # declaration scoped by hand is compared with what the server lists for its versions.
-    found = differences(source.data, refreshed(source.data, served, listed(listing)).data)
-    for difference in found[:_SHOWN_DIFFERENCES]:
-        write_line(out, f"{file}: {difference.change} {difference.pointer or '/'}: {difference.what}")
-    if len(found) > _SHOWN_DIFFERENCES:
-        write_line(out, f"{file}: ... and {len(found) - _SHOWN_DIFFERENCES} more differences")
-    if found:
+    refresh = refreshed(source.data, served)
+    text = edit_text(source.text, source.format, refresh.data)
+    rewritten = text is None
+    if text is None:
+        text = dump(refresh.data, source.format)
+    problems, _ = _problems(text, source.format, file)
+    if problems:
+        out.write(format_text(problems, text, file))
         write_line(
             err,
-            f"mcpdesc-docs: {file} differs from the server ({len(found)} difference{'' if len(found) == 1 else 's'}); "
-            f"`describe --update {file}` refreshes it",
+            f"mcpdesc-docs: the refreshed description would not be valid (above); {file} was left as it was. "
+            "Where what you added by hand does not hold at the server's versions now, narrow it with protocolVersions, "
+            "or record fewer versions with --protocol-version",
         )
-        return ExitCode.INVALID
-    write_line(err, f"mcpdesc-docs: {file} matches the server")
-    return ExitCode.OK
-
-
-def _update(file: str, source: Source, listing: Listing, served: dict[str, Any], out: TextIO, err: TextIO) -> int:
-    assert isinstance(source.data, dict)
-    refresh = refreshed(source.data, served, listed(listing))
-    if _invalid(refresh.data, err, out, f"the refreshed description is not valid; {file} was left as it was"):
         return ExitCode.INVALID
     for label in refresh.removed:
         write_line(err, f"mcpdesc-docs: dropped {label}: the server no longer lists it")
     for label in refresh.added:
         write_line(err, f"mcpdesc-docs: added {label}")
+    for label in refresh.changed:
+        write_line(err, f"mcpdesc-docs: refreshed {label}")
+    for note in refresh.notes:
+        write_line(err, f"mcpdesc-docs: {note}")
     if canonical(refresh.data) == canonical(source.data):
         write_line(err, f"mcpdesc-docs: {file} is up to date")
         return ExitCode.OK
-    text = edit_text(source.text, source.format, refresh.data)
-    if text is None:
+    if rewritten:
         write_line(
             err, f"mcpdesc-docs: {file} could not be edited in place, so it is written whole (comments are lost)"
         )
-        text = dump(refresh.data, source.format)
-    _write_atomically(Path(file), text)
+    _write(Path(file), text)
     write_line(err, f"mcpdesc-docs: refreshed {file}")
     return ExitCode.OK
 
@@ -127,13 +180,18 @@ def run(
     timeout: float,
     out: TextIO,
     err: TextIO,
+    protocol_versions: list[str] | None = None,
+    all_versions: bool = False,
 ) -> int:
     if timeout <= 0:
         raise UsageError("--timeout must be a positive number of seconds")
+    unknown = [v for v in protocol_versions or [] if v not in REVISIONS]
+    if unknown:
+        raise UsageError(f"--protocol-version {unknown[0]!r} is not one of {', '.join(REVISIONS)}")
     target = Target.from_options(stdio, url, headers)
     existing = _existing(check or update or "") if (check or update) else None
     try:
-        listing = list_server(target, timeout)
+        listing = list_server(target, Budget(timeout), versions=protocol_versions, all_versions=all_versions)
     except DescribeError as exc:
         write_line(err, f"mcpdesc-docs: error: {exc}")
         if exc.stderr_lines:
@@ -145,18 +203,25 @@ def run(
     write_line(err, f"mcpdesc-docs: {target.label}: {_summary(listing)}")
     _notes(listing, err)
     if existing is not None and check is not None:
-        return _check(check, existing, listing, served, out, err)
+        return _check(check, existing, served, out, err)
     if existing is not None and update is not None:
-        return _update(update, existing, listing, served, out, err)
-    if _invalid(served, err, out, "the server's description is not valid (above); nothing was written"):
-        return ExitCode.INVALID
+        return _update(update, existing, served, out, err)
     fmt: Format = "json" if (output or "").lower().endswith(".json") else "yaml"
-    text = dump(served, fmt)
+    text = written(served, fmt)
+    problems, _ = _problems(text, fmt, output or "-")
     if output is None:
         out.write(printed(text, served, fmt))
     else:
-        Path(output).write_text(text, encoding="utf-8")
+        _write(Path(output), text)
         write_line(err, f"mcpdesc-docs: wrote {output}")
+    if problems:
+        err.write(format_text(problems, text, output or "-"))
+        write_line(
+            err,
+            f"mcpdesc-docs: the description holds what the server sent, which is not valid as it is "
+            f"({_plural(len(problems), 'error')}, above): fix it by hand before publishing",
+        )
+        return ExitCode.INVALID
     write_line(
         err,
         "mcpdesc-docs: nothing a listing cannot show was invented; add by hand where they apply: elicitation "

@@ -1,36 +1,83 @@
-"""A description against the server: what was added, removed and changed, by JSON Pointer."""
+"""A description against the server, primitive by primitive and version by version.
+
+Both sides are read as a client at each protocol version would see them (the declaration
+whose scope holds the version, its schema references resolved), and what differs is
+reported once per primitive and member, with the versions it concerns, where it stands in
+the file, and both values.
+"""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..source import pointer as jp
 from ..source.roundtrip import canonical
-from .write import IDENTITY, SERVER_OWNED
+from ..spec.revisions import REVISIONS
+from .tolerant import IDENTITY
+from .write import OBSERVED, SERVER_OWNED, resolved
 
-ROOT_OWNED = ("info", "protocolVersions", "instructions", "capabilities")
+ROOT_OWNED = ("info", "instructions")
 SINGULAR = {"tools": "tool", "resources": "resource", "resourceTemplates": "resource template", "prompts": "prompt"}
+_SHOWN_VALUE = 160
+_SHOWN_DIFF_LINES = 12
+_TEXT_MEMBERS = ("description", "instructions", "title")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Difference:
     change: str
     """``added``, ``removed`` or ``changed``."""
+    subject: str
+    """What it concerns: ``tool 'search'``, ``info``, ``transports``, ``protocol versions``."""
     pointer: str
     """Where, in the description as it is (``removed``, ``changed``) or as the server has it (``added``)."""
-    what: str
+    member: str = ""
+    """The member within the subject, as a JSON Pointer relative to it ('' for the whole)."""
+    old: object = None
+    new: object = None
+    versions: list[str] = field(default_factory=list)
+
+    def lines(self, all_versions: list[str]) -> list[str]:
+        within = ""
+        if self.versions and sorted(self.versions) != sorted(all_versions):
+            within = f" (at {', '.join(sorted(self.versions, key=REVISIONS.index))})"
+        at = f" [{self.pointer or '/'}]"
+        if self.change == "added":
+            return [f"added {self.subject}{within}{at}"]
+        if self.change == "removed":
+            return [f"removed {self.subject}{within}: the server no longer lists it{at}"]
+        head = f"changed {self.subject} {self.member or '/'}{within}{at}"
+        if isinstance(self.old, str) and isinstance(self.new, str) and self.member.lstrip("/") in _TEXT_MEMBERS:
+            return [head, *text_diff(self.old, self.new)]
+        return [head, f"    was: {shown(self.old)}", f"    now: {shown(self.new)}"]
 
 
-def key(collection: str, item: object) -> str:
-    """A declaration's identity: its name (URI, URI template) and its protocol scope."""
-    data = item if isinstance(item, dict) else {}
-    return canonical([data.get(IDENTITY[collection]), data.get("protocolVersions")])
+def shown(value: object) -> str:
+    if value is None:
+        return "(absent)"
+    text = canonical(value)
+    return text if len(text) <= _SHOWN_VALUE else text[: _SHOWN_VALUE - 3] + "..."
 
 
-def _leaves(old: object, new: object, pointer: str) -> Iterator[str]:
-    """Pointers to where two JSON values differ, as deep as they share a shape."""
+def text_diff(old: str, new: str) -> list[str]:
+    """A short line diff of two texts (a reworded description)."""
+    if "\n" not in old and "\n" not in new:
+        return [f"    - {shown(old)}", f"    + {shown(new)}"]
+    lines = [
+        f"    {line}"
+        for line in difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=1)
+        if not line.startswith(("---", "+++"))
+    ]
+    if len(lines) > _SHOWN_DIFF_LINES:
+        lines = [*lines[:_SHOWN_DIFF_LINES], f"    ... ({len(lines) - _SHOWN_DIFF_LINES} more lines)"]
+    return lines
+
+
+def _leaves(old: object, new: object, pointer: str) -> Iterator[tuple[str, object, object]]:
+    """Where two JSON values differ, as deep as they share a shape."""
     if canonical(old) == canonical(new):
         return
     if isinstance(old, dict) and isinstance(new, dict):
@@ -40,37 +87,114 @@ def _leaves(old: object, new: object, pointer: str) -> Iterator[str]:
         for index, (left, right) in enumerate(zip(old, new, strict=True)):
             yield from _leaves(left, right, jp.join(pointer, index))
     else:
-        yield pointer
+        yield pointer, old, new
 
 
-def _label(collection: str, item: dict[str, Any]) -> str:
-    scope = item.get("protocolVersions")
-    within = f" (protocol versions {', '.join(map(str, scope))})" if isinstance(scope, list) else ""
-    return f"{SINGULAR[collection]} {item.get(IDENTITY[collection])!r}{within}"
+def root_versions(document: dict[str, Any]) -> list[str]:
+    versions = document.get("protocolVersions")
+    return [v for v in versions if isinstance(v, str)] if isinstance(versions, list) else []
+
+
+def at_version(document: dict[str, Any], collection: str, version: str) -> dict[str, tuple[int, dict[str, Any]]]:
+    """Identity -> (index, declaration) of the declarations that apply at ``version``."""
+    found: dict[str, tuple[int, dict[str, Any]]] = {}
+    items = document.get(collection)
+    for index, item in enumerate(items if isinstance(items, list) else []):
+        if not isinstance(item, dict):
+            continue
+        scope = item.get("protocolVersions")
+        if isinstance(scope, list) and version not in scope:
+            continue
+        found.setdefault(str(item.get(IDENTITY[collection])), (index, item))
+    return found
+
+
+def _owned(collection: str, item: dict[str, Any]) -> dict[str, Any]:
+    return {m: item[m] for m in (*SERVER_OWNED[collection], *OBSERVED) if m in item}
+
+
+def _label(collection: str, identity: str) -> str:
+    return f"{SINGULAR[collection]} {identity!r}"
+
+
+class _Collector:
+    """Merges what differs at several versions into one difference per subject and member."""
+
+    def __init__(self) -> None:
+        self.found: dict[tuple[str, str, str, str, str], Difference] = {}
+
+    def add(self, difference: Difference, version: str | None) -> None:
+        key = (
+            difference.change,
+            difference.subject,
+            difference.member,
+            canonical(difference.old),
+            canonical(difference.new),
+        )
+        kept = self.found.setdefault(key, difference)
+        if version is not None and version not in kept.versions:
+            kept.versions.append(version)
+
+
+def _transport_differences(described: dict[str, Any], transport: dict[str, Any]) -> list[Difference]:
+    declared = [t for t in described.get("transports") or [] if isinstance(t, dict)]
+    same_kind = [(i, t) for i, t in enumerate(declared) if t.get("type") == transport.get("type")]
+    members = ("command", "args") if transport.get("type") == "stdio" else ("url",)
+    if not same_kind:
+        return [Difference("added", f"{transport.get('type')} transport", "/transports", "", None, transport)]
+    for _, candidate in same_kind:
+        if all(canonical(candidate.get(m)) == canonical(transport.get(m)) for m in members):
+            return []
+    index, nearest = same_kind[0]
+    return [
+        Difference(
+            "changed", "transport", jp.join("/transports", index), jp.join("", m), nearest.get(m), transport.get(m)
+        )
+        for m in members
+        if canonical(nearest.get(m)) != canonical(transport.get(m))
+    ]
 
 
 def differences(described: dict[str, Any], served: dict[str, Any]) -> list[Difference]:
     """What the server's own description (``served``) says differently from ``described``."""
+    described, served = resolved(described), resolved(served)
+    old_versions, new_versions = root_versions(described), root_versions(served)
     found: list[Difference] = []
+    gone = [v for v in old_versions if v not in new_versions]
+    new = [v for v in new_versions if v not in old_versions]
+    if gone or new:
+        found.append(Difference("changed", "protocol versions", "/protocolVersions", "", old_versions, new_versions))
     for member in ROOT_OWNED:
-        for pointer in _leaves(described.get(member), served.get(member), jp.join("", member)):
-            found.append(Difference("changed", pointer, "differs from what the server says"))
-    for collection, owned in SERVER_OWNED.items():
-        old = [i for i in described.get(collection) or [] if isinstance(i, dict)]
-        new = [i for i in served.get(collection) or [] if isinstance(i, dict)]
-        new_at = {key(collection, item): index for index, item in enumerate(new)}
-        old_keys = {key(collection, item) for item in old}
-        for index, item in enumerate(old):
-            pointer = jp.join("", collection, index)
-            if key(collection, item) not in new_at:
-                found.append(Difference("removed", pointer, f"{_label(collection, item)} is no longer listed"))
-                continue
-            listed = new[new_at[key(collection, item)]]
-            for member in owned:
-                for leaf in _leaves(item.get(member), listed.get(member), jp.join(pointer, member)):
-                    found.append(Difference("changed", leaf, f"{_label(collection, item)}: differs"))
-        for index, item in enumerate(new):
-            if key(collection, item) not in old_keys:
+        for pointer, old, now in _leaves(described.get(member), served.get(member), ""):
+            found.append(Difference("changed", member, jp.join("", member) + pointer, pointer, old, now))
+    transports = served.get("transports") or []
+    if transports and isinstance(transports[0], dict):
+        found.extend(_transport_differences(described, transports[0]))
+    both = [v for v in new_versions if v in old_versions]
+    collector = _Collector()
+    for collection in SERVER_OWNED:
+        for version in both:
+            old_at = at_version(described, collection, version)
+            new_at = at_version(served, collection, version)
+            for identity, (index, item) in old_at.items():
+                subject = _label(collection, identity)
                 pointer = jp.join("", collection, index)
-                found.append(Difference("added", pointer, f"{_label(collection, item)} is new"))
-    return found
+                if identity not in new_at:
+                    collector.add(Difference("removed", subject, pointer), version)
+                    continue
+                listed = _owned(collection, new_at[identity][1])
+                for leaf, old, now in _leaves(_owned(collection, item), listed, ""):
+                    collector.add(Difference("changed", subject, pointer + leaf, leaf, old, now), version)
+            for identity, (index, _) in new_at.items():
+                if identity not in old_at:
+                    collector.add(
+                        Difference("added", _label(collection, identity), jp.join("", collection, index)), version
+                    )
+    return found + list(collector.found.values())
+
+
+def summary(found: list[Difference]) -> str:
+    counts = {change: sum(1 for d in found if d.change == change) for change in ("added", "removed", "changed")}
+    total = len(found)
+    parts = ", ".join(f"{n} {change}" for change, n in counts.items() if n)
+    return f"{total} difference{'' if total == 1 else 's'} ({parts})"

@@ -1,50 +1,105 @@
-"""Connecting to the server with the official MCP SDK and listing what it serves.
+"""Connecting to the server and listing what it serves, version by version.
 
-Every protocol version the SDK knows is tried: the handshake versions newest first, by
-repeating ``initialize`` with each on one connection (the SDK's servers answer every one;
-the last fixes the connection's version), then 2026-07-28 with ``server/discover`` on a
-connection of its own (a connection that answered one refuses the other). Listing runs on
-the handshake connection at its newest accepted version, or on the discover connection
-when the server speaks only that era. For stdio, that is the command started twice.
+Each protocol version gets a session of its own (a started command, or an HTTP session
+ended with ``DELETE``): ``initialize`` for the handshake versions, ``server/discover`` for
+2026-07-28. Where the server accepts the version, everything is listed in that session,
+as a client declaring every capability the version defines would see it. Then, where a
+client declaring nothing sees less, the same listing is made once without each
+capability: a primitive that disappears without one is listed only to clients that have
+it, which its declaration records as an observed ``clientRequirements``.
 """
 
 from __future__ import annotations
 
-import logging
+import copy
 import shlex
-import tempfile
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, TextIO
-
-import anyio
-import httpx2
-import mcp_types as types
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared.exceptions import MCPError
-from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
+from typing import Any
 
 from .. import __version__
 from ..errors import UsageError
-from ..spec.revisions import REVISIONS
+from ..spec.revisions import COMPLETE_VALIDATION_FLOOR, REVISIONS
+from .budget import Budget, DescribeError
+from .session import ServerError, Session
+from .tolerant import IDENTITY, readable
+from .transport import HttpRefusal, HttpTransport, StdioTransport, Transport
 
-CLIENT = types.Implementation(name="mcpdesc-docs", version=__version__)
-_STDERR_LINES = 5
+CLIENT = {"name": "mcpdesc-docs", "version": __version__}
+DISCOVER_ERA = "2026-07-28"
+STREAMABLE_HTTP_FLOOR = "2025-03-26"
 # A listing longer than this many pages is a server that never stops paginating.
 _MAX_PAGES = 1000
-_STREAMABLE_HTTP_FLOOR = "2025-03-26"
+_PARALLEL_SESSIONS = 3
+_COLLECTIONS = ("tools", "resources", "resourceTemplates", "prompts")
+_METHODS = {
+    "tools": "tools/list",
+    "resources": "resources/list",
+    "resourceTemplates": "resources/templates/list",
+    "prompts": "prompts/list",
+}
+_CAPABILITY_OF = {"tools": "tools", "resources": "resources", "resourceTemplates": "resources", "prompts": "prompts"}
+_PROTOCOL_META = "io.modelcontextprotocol/protocolVersion"
+_CLIENT_INFO_META = "io.modelcontextprotocol/clientInfo"
+_CLIENT_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
+_SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
+
+Path_ = tuple[str, ...]
 
 
-class DescribeError(UsageError):
-    """The server could not be described (exit 2): one sentence saying why, and the last
-    lines the server wrote to its standard error (stdio), which the command prints after."""
+def client_capabilities(version: str) -> dict[str, Any]:
+    """Every client capability ``version`` defines, as describe declares them."""
+    capabilities: dict[str, Any] = {"roots": {}, "sampling": {}}
+    if version >= "2025-06-18":
+        capabilities["elicitation"] = {}
+    if version >= "2025-11-25":
+        capabilities["elicitation"] = {"form": {}, "url": {}}
+    if version == "2025-11-25":
+        capabilities["tasks"] = {
+            "list": {},
+            "cancel": {},
+            "requests": {"sampling": {"createMessage": {}}, "elicitation": {"create": {}}},
+        }
+    return capabilities
 
-    def __init__(self, sentence: str, stderr_lines: tuple[str, ...] = ()) -> None:
-        super().__init__(sentence)
-        self.stderr_lines = stderr_lines
+
+def capability_units(version: str) -> list[Path_]:
+    """The capabilities (or parts of one) whose absence is tried, one at a time."""
+    units: list[Path_] = [("roots",), ("sampling",)]
+    if version >= "2025-06-18":
+        units.append(("elicitation",))
+    if version >= "2025-11-25":
+        units.append(("elicitation", "url"))
+    if version == "2025-11-25":
+        units += [
+            ("tasks",),
+            ("tasks", "requests", "sampling", "createMessage"),
+            ("tasks", "requests", "elicitation", "create"),
+        ]
+    return units
+
+
+def without(capabilities: dict[str, Any], unit: Path_) -> dict[str, Any]:
+    reduced = copy.deepcopy(capabilities)
+    parent = reduced
+    for member in unit[:-1]:
+        parent = parent[member]
+    del parent[unit[-1]]
+    return reduced
+
+
+def requirement(units: list[Path_]) -> dict[str, Any]:
+    """The client capabilities whose absence each hid a primitive, as one object (a part of
+    a capability stands for it: ``elicitation.url`` says more than ``elicitation``)."""
+    deepest = [u for u in units if not any(len(o) > len(u) and o[: len(u)] == u for o in units)]
+    result: dict[str, Any] = {}
+    for unit in sorted(deepest):
+        node = result
+        for member in unit:
+            node = node.setdefault(member, {})
+    return result
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,237 +142,259 @@ class Target:
     def label(self) -> str:
         return self.url if self.url is not None else shlex.join(self.command)
 
+    def open(self, budget: Budget) -> Transport:
+        if self.url is not None:
+            return HttpTransport(self.url, self.headers, budget)
+        return StdioTransport(self.command, budget)
+
+
+@dataclass(slots=True)
+class VersionListing:
+    """What the server said at one protocol version, as JSON data (as on the wire)."""
+
+    version: str
+    capabilities: dict[str, Any] = field(default_factory=dict)
+    server_info: dict[str, Any] = field(default_factory=dict)
+    instructions: str | None = None
+    items: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: {c: [] for c in _COLLECTIONS})
+    requirements: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    """(collection, identity) -> the client capabilities without which it was not listed."""
+
 
 @dataclass(slots=True)
 class Listing:
-    """What the server said, as JSON data (camelCase, as on the wire)."""
+    by_version: dict[str, VersionListing] = field(default_factory=dict)
+    """The recorded versions, oldest first."""
+    not_tried: list[str] = field(default_factory=list)
+    """Legacy versions not asked for, and so not tried (said, not recorded)."""
+    cannot_carry: list[str] = field(default_factory=list)
+    """Versions asked for that the transport cannot carry (said, not recorded)."""
+    legacy_only: bool = False
+    """The server accepts no version from 2025-06-18 on: its legacy ones are recorded."""
+    deviations: list[str] = field(default_factory=list)
+    """Where what the server sent breaks the MCP schema, one readable line each."""
 
-    versions: list[str] = field(default_factory=list)
-    """Every protocol version the server accepted, oldest first."""
-    capabilities: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Protocol version -> the capabilities the server declared at it."""
-    server_info: dict[str, Any] = field(default_factory=dict)
-    instructions: str | None = None
-    tools: list[dict[str, Any]] = field(default_factory=list)
-    resources: list[dict[str, Any]] = field(default_factory=list)
-    resource_templates: list[dict[str, Any]] = field(default_factory=list)
-    prompts: list[dict[str, Any]] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)
-    """Versions the server accepted that the transport cannot carry (said, not recorded)."""
+    @property
+    def versions(self) -> list[str]:
+        return list(self.by_version)
 
-
-def _wire(model: Any) -> dict[str, Any]:
-    data: dict[str, Any] = model.model_dump(by_alias=True, mode="json", exclude_none=True)
-    return data
-
-
-class _Watch:
-    """Notices a transport fault (output that is not JSON-RPC, a refused connection) and
-    ends the wait for an answer that will never come."""
-
-    def __init__(self) -> None:
-        self.scope = anyio.CancelScope()
-        self.fault: Exception | None = None
-
-    async def handler(self, message: object) -> None:
-        if isinstance(message, Exception) and self.fault is None:
-            self.fault = message
-            self.scope.cancel()
+    @property
+    def newest(self) -> VersionListing:
+        return self.by_version[self.versions[-1]]
 
 
-async def _pages(fetch: Callable[[str | None], Awaitable[Any]], member: str) -> list[dict[str, Any]]:
-    items: list[dict[str, Any]] = []
-    cursor: str | None = None
-    for _ in range(_MAX_PAGES):
-        page = await fetch(cursor)
-        items.extend(_wire(item) for item in getattr(page, member))
-        cursor = page.next_cursor
-        if not cursor:
-            return items
-    raise DescribeError(f"the server kept paginating {member} past {_MAX_PAGES} pages")
+class _Conversation:
+    """One session at one protocol version, with the client capabilities it declared."""
+
+    def __init__(self, session: Session, version: str, capabilities: dict[str, Any], budget: Budget) -> None:
+        self.session = session
+        self.version = version
+        self.capabilities = capabilities
+        self.budget = budget
+
+    def _params(self, params: dict[str, Any]) -> dict[str, Any]:
+        if self.version != DISCOVER_ERA:
+            return params
+        # 2026-07-28 is stateless: every request says who asks, at which version, with what.
+        meta = {
+            _PROTOCOL_META: self.version,
+            _CLIENT_INFO_META: CLIENT,
+            _CLIENT_CAPABILITIES_META: self.capabilities,
+        }
+        return {**params, "_meta": meta}
+
+    def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        transport = self.session.transport
+        if self.version == DISCOVER_ERA:
+            transport.headers["mcp-method"] = method
+        return self.session.request(method, self._params(params or {}))
+
+    def pages(self, collection: str, deviations: list[str], counted: list[int]) -> list[object]:
+        items: list[object] = []
+        cursor: object = None
+        method = _METHODS[collection]
+        for _ in range(_MAX_PAGES):
+            result = self.request(method, {"cursor": cursor} if cursor is not None else {})
+            page = result.get(collection)
+            if not isinstance(page, list):
+                deviations.append(f"{method}: the result has no {collection!r} array")
+                return items
+            items.extend(page)
+            counted[0] += len(page)
+            self.budget.too_many_primitives(counted[0])
+            cursor = result.get("nextCursor")
+            if cursor is None or cursor == "":
+                return items
+            if not isinstance(cursor, str):
+                deviations.append(f"{method}: nextCursor is not a string; the listing stops there")
+                return items
+        raise DescribeError(f"the server kept paginating {method} past {_MAX_PAGES} pages")
+
+    def list_all(self, server_capabilities: dict[str, Any], deviations: list[str]) -> dict[str, list[dict[str, Any]]]:
+        listed: dict[str, list[dict[str, Any]]] = {}
+        counted = [0]
+        for collection in _COLLECTIONS:
+            if _CAPABILITY_OF[collection] not in server_capabilities:
+                listed[collection] = []
+                continue
+            try:
+                raw = self.pages(collection, deviations, counted)
+            except ServerError as exc:
+                if collection != "resourceTemplates":
+                    raise
+                # Some servers with resources implement no template listing.
+                deviations.append(f"{_METHODS[collection]}: {exc}")
+                raw = []
+            listed[collection] = readable(collection, raw, deviations)
+        return listed
 
 
-async def _list_all(session: ClientSession, capabilities: dict[str, Any], listing: Listing) -> None:
-    def params(cursor: str | None) -> types.PaginatedRequestParams | None:
-        return types.PaginatedRequestParams(cursor=cursor) if cursor else None
-
-    if "tools" in capabilities:
-        listing.tools = await _pages(lambda c: session.list_tools(params=params(c)), "tools")
-    if "resources" in capabilities:
-        listing.resources = await _pages(lambda c: session.list_resources(params=params(c)), "resources")
-        listing.resource_templates = await _pages(
-            lambda c: session.list_resource_templates(params=params(c)), "resource_templates"
-        )
-    if "prompts" in capabilities:
-        listing.prompts = await _pages(lambda c: session.list_prompts(params=params(c)), "prompts")
+def _object(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
-async def _initialize(session: ClientSession, version: str) -> types.InitializeResult:
-    request = types.InitializeRequest(
-        params=types.InitializeRequestParams(
-            protocol_version=version, capabilities=types.ClientCapabilities(), client_info=CLIENT
-        )
-    )
-    return await session.send_request(request, types.InitializeResult)
+class Prober:
+    def __init__(self, target: Target, budget: Budget) -> None:
+        self.target = target
+        self.budget = budget
+        self.stderr_lines: tuple[str, ...] = ()
 
-
-async def _handshake(session: ClientSession, listing: Listing) -> bool:
-    """Try each handshake version; list at the newest accepted. False when none was."""
-    accepted: list[types.InitializeResult] = []
-    for version in reversed(HANDSHAKE_PROTOCOL_VERSIONS):
+    @contextmanager
+    def conversation(
+        self, version: str, capabilities: dict[str, Any]
+    ) -> Iterator[tuple[_Conversation, dict[str, Any]] | None]:
+        """A fresh session at ``version``; None inside when the server does not accept it."""
+        transport = self.target.open(self.budget)
         try:
-            result = await _initialize(session, version)
-        except MCPError:
-            if not accepted:
-                raise
-            break  # a server that takes one initialize per connection: what it took stands
-        if result.protocol_version == version:
-            accepted.append(result)
-            listing.capabilities[version] = _wire(result.capabilities)
-        if result.protocol_version not in HANDSHAKE_PROTOCOL_VERSIONS:
-            break  # it counter-offers a version of its own: none of ours will do
-    if not accepted:
-        return False
-    newest = accepted[0]
-    if result is not newest:
-        newest = await _initialize(session, newest.protocol_version)
-    session.adopt(newest)
-    await session.send_notification(types.InitializedNotification())
-    listing.versions.extend(r.protocol_version for r in accepted)
-    listing.server_info = _wire(newest.server_info)
-    listing.instructions = newest.instructions
-    await _list_all(session, listing.capabilities[newest.protocol_version], listing)
-    return True
+            session = Session(transport)
+            talk = _Conversation(session, version, capabilities, self.budget)
+            opened = self._open(talk)
+            yield (talk, opened) if opened is not None else None
+        finally:
+            transport.close()
+            self.stderr_lines = transport.stderr_lines() or self.stderr_lines
+
+    def _open(self, talk: _Conversation) -> dict[str, Any] | None:
+        """The server's answer to the opening request, or None when it refused the version."""
+        transport = talk.session.transport
+        transport.headers["mcp-protocol-version"] = talk.version
+        try:
+            if talk.version == DISCOVER_ERA:
+                result = talk.request("server/discover")
+                supported = result.get("supportedVersions")
+                if not isinstance(supported, list) or DISCOVER_ERA not in supported:
+                    return None
+                meta = _object(result.get("_meta"))
+                return {**result, "serverInfo": _object(meta.get(_SERVER_INFO_META))}
+            transport.headers.pop("mcp-protocol-version")  # not before the version is agreed
+            result = talk.session.request(
+                "initialize", {"protocolVersion": talk.version, "capabilities": talk.capabilities, "clientInfo": CLIENT}
+            )
+        except (ServerError, HttpRefusal):
+            return None
+        if result.get("protocolVersion") != talk.version:
+            return None
+        if talk.version >= "2025-06-18":
+            transport.headers["mcp-protocol-version"] = talk.version
+        talk.session.notify("notifications/initialized")
+        return result
+
+    def listing_at(self, version: str, deviations: list[str]) -> VersionListing | None:
+        capabilities = client_capabilities(version)
+        with self.conversation(version, capabilities) as opened:
+            if opened is None:
+                return None
+            talk, result = opened
+            found = VersionListing(version)
+            found.capabilities = _object(result.get("capabilities"))
+            found.server_info = _object(result.get("serverInfo"))
+            instructions = result.get("instructions")
+            found.instructions = instructions if isinstance(instructions, str) and instructions else None
+            found.items = talk.list_all(found.capabilities, deviations)
+        self._gated(found)
+        return found
+
+    def _identities(self, version: str, capabilities: dict[str, Any], server: dict[str, Any]) -> dict[str, set[str]]:
+        ignored: list[str] = []  # already said once, by the full listing
+        with self.conversation(version, capabilities) as opened:
+            if opened is None:
+                raise DescribeError(f"the server accepted {version} once and then refused it")
+            talk, _ = opened
+            listed = talk.list_all(server, ignored)
+        return {c: {str(i[IDENTITY[c]]) for i in items} for c, items in listed.items()}
+
+    def _gated(self, found: VersionListing) -> None:
+        """Record which primitives are listed only to clients with a capability."""
+        full = {c: {str(i[IDENTITY[c]]) for i in items} for c, items in found.items.items()}
+        bare = self._identities(found.version, {}, found.capabilities)
+        if all(full[c] <= bare[c] for c in _COLLECTIONS):
+            return
+        hidden_by: dict[tuple[str, str], list[Path_]] = {}
+        everything = client_capabilities(found.version)
+        units = capability_units(found.version)
+        with ThreadPoolExecutor(max_workers=_PARALLEL_SESSIONS) as pool:
+            listings = list(
+                pool.map(lambda u: self._identities(found.version, without(everything, u), found.capabilities), units)
+            )
+        for unit, seen in zip(units, listings, strict=True):
+            for collection in _COLLECTIONS:
+                for identity in full[collection] - seen[collection]:
+                    hidden_by.setdefault((collection, identity), []).append(unit)
+        found.requirements = {key: requirement(units) for key, units in hidden_by.items()}
 
 
-async def _discover(session: ClientSession, listing: Listing, *, list_here: bool) -> None:
-    try:
-        result = await session.discover()
-    except (MCPError, RuntimeError):
-        return  # not a 2026-07-28 server
-    for version in MODERN_PROTOCOL_VERSIONS:
-        if version in result.supported_versions:
-            listing.versions.append(version)
-            listing.capabilities[version] = _wire(result.capabilities)
-    if list_here:
-        listing.server_info = _wire(session.server_info) if session.server_info else {}
-        listing.instructions = result.instructions
-        await _list_all(session, listing.capabilities[session.protocol_version or ""], listing)
+def _wanted(selected: list[str] | None, all_versions: bool) -> list[str]:
+    if selected:
+        return sorted(set(selected), key=REVISIONS.index)
+    if all_versions:
+        return list(REVISIONS)
+    return [v for v in REVISIONS if v >= COMPLETE_VALIDATION_FLOOR]
 
 
-@asynccontextmanager
-async def _connection(target: Target, errlog: TextIO, timeout: float) -> AsyncIterator[tuple[Any, Any]]:
-    if target.url is not None:
-        async with (
-            httpx2.AsyncClient(headers=target.headers, timeout=httpx2.Timeout(timeout)) as client,
-            streamable_http_client(target.url, http_client=client) as streams,
-        ):
-            yield streams
-    else:
-        server = StdioServerParameters(command=target.command[0], args=list(target.command[1:]))
-        async with stdio_client(server, errlog=errlog) as streams:
-            yield streams
-
-
-async def _session(
-    target: Target, errlog: TextIO, timeout: float, work: Callable[[ClientSession], Awaitable[Any]]
-) -> Any:
-    watch = _Watch()
-    with watch.scope:
-        async with (
-            _connection(target, errlog, timeout) as (read, write),
-            ClientSession(read, write, client_info=CLIENT, message_handler=watch.handler) as session,
-        ):
-            return await work(session)
-    raise _fault(watch.fault)
-
-
-def _fault(fault: Exception | None) -> DescribeError:
-    if isinstance(fault, httpx2.ConnectError | OSError):
-        return DescribeError("nothing answered at that address (the connection was refused)")
-    if isinstance(fault, ValueError):
-        return DescribeError("the server does not speak MCP: what it wrote is not JSON-RPC")
-    return DescribeError(f"the connection failed: {type(fault).__name__}: {fault}")
-
-
-async def _describe(target: Target, errlog: TextIO, timeout: float) -> Listing:
+def list_server(
+    target: Target,
+    budget: Budget,
+    *,
+    versions: list[str] | None = None,
+    all_versions: bool = False,
+) -> Listing:
+    """Connect, negotiate and list everything. Raises DescribeError (one sentence, plus the
+    server's last stderr lines for stdio) for a server that cannot be described."""
+    prober = Prober(target, budget)
     listing = Listing()
-    handshake = Listing()
-
-    async def on_handshake(session: ClientSession) -> bool:
-        return await _handshake(session, handshake)
-
-    spoke_handshake = await _session(target, errlog, timeout, on_handshake)
-
-    async def on_discover(session: ClientSession) -> None:
-        await _discover(session, listing, list_here=not spoke_handshake)
-
-    await _session(target, errlog, timeout, on_discover)
-    if spoke_handshake:
-        listing.versions.extend(handshake.versions)
-        listing.capabilities.update(handshake.capabilities)
-        for name in ("server_info", "instructions", "tools", "resources", "resource_templates", "prompts"):
-            setattr(listing, name, getattr(handshake, name))
+    wanted = _wanted(versions, all_versions)
     if target.url is not None:
-        listing.skipped = [v for v in listing.versions if v < _STREAMABLE_HTTP_FLOOR]
-    listing.versions = sorted((v for v in set(listing.versions) if v not in listing.skipped), key=REVISIONS.index)
-    if not listing.versions:
-        raise DescribeError("the server accepted none of the MCP protocol versions " + ", ".join(REVISIONS))
+        listing.cannot_carry = [v for v in wanted if v < STREAMABLE_HTTP_FLOOR]
+        wanted = [v for v in wanted if v >= STREAMABLE_HTTP_FLOOR]
+    try:
+        found = _listings(prober, wanted, listing.deviations)
+        if not found and versions is None and not all_versions:
+            # Nothing modern: a server that speaks only legacy versions is described at those.
+            legacy = [v for v in REVISIONS if v < COMPLETE_VALIDATION_FLOOR]
+            if target.url is not None:
+                legacy = [v for v in legacy if v >= STREAMABLE_HTTP_FLOOR]
+            found = _listings(prober, legacy, listing.deviations)
+            listing.legacy_only = bool(found)
+        elif versions is None and not all_versions:
+            listing.not_tried = [v for v in REVISIONS if v < COMPLETE_VALIDATION_FLOOR]
+        listing.by_version = {v: found[v] for v in REVISIONS if v in found}
+    except DescribeError as exc:
+        raise DescribeError(f"{target.label}: {exc}", prober.stderr_lines) from None
+    if not listing.by_version:
+        raise DescribeError(
+            f"{target.label}: the server accepted none of the MCP protocol versions {', '.join(REVISIONS)}",
+            prober.stderr_lines,
+        )
     return listing
 
 
-def _last_lines(errlog: TextIO) -> tuple[str, ...]:
-    errlog.seek(0)
-    return tuple(line for line in errlog.read().splitlines() if line.strip())[-_STDERR_LINES:]
-
-
-def _leaf(exc: BaseException) -> BaseException:
-    """The exception that started it: the SDK's task groups wrap what they raise."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = next((e for e in exc.exceptions if isinstance(e, DescribeError)), exc.exceptions[0])
-    return exc
-
-
-def _message(exc: BaseException, timeout: float) -> str:
-    if isinstance(exc, DescribeError):
-        return str(exc)
-    if isinstance(exc, TimeoutError):
-        return f"no answer within {timeout:g} s"
-    if isinstance(exc, FileNotFoundError):
-        return "no such command"
-    if isinstance(exc, PermissionError):
-        return "the command cannot be run (permission denied)"
-    if isinstance(exc, MCPError) and exc.error.code == types.CONNECTION_CLOSED:
-        return "the server closed the connection before answering (did it exit?)"
-    if isinstance(exc, MCPError):
-        return f"the server answered with an error: {exc.error.message}"
-    if isinstance(exc, httpx2.ConnectError | ConnectionRefusedError):
-        return "nothing answered at that address (the connection was refused)"
-    if isinstance(exc, httpx2.HTTPError):
-        return f"the HTTP exchange failed: {exc}"
-    return f"the connection failed: {type(exc).__name__}: {exc}"
-
-
-async def _within(target: Target, errlog: TextIO, timeout: float) -> Listing:
-    with anyio.fail_after(timeout):
-        return await _describe(target, errlog, timeout)
-
-
-def list_server(target: Target, timeout: float) -> Listing:
-    """Connect, negotiate and list everything. Raises DescribeError (one sentence, plus the
-    server's last stderr lines for stdio) for a server that cannot be described."""
-    # The SDK logs what goes wrong (with tracebacks) as it happens; the one sentence below
-    # says it instead, so nothing of the server's reaches the terminal unescaped.
-    sdk_log = logging.getLogger("mcp")
-    silence = logging.NullHandler()
-    propagate, sdk_log.propagate = sdk_log.propagate, False
-    sdk_log.addHandler(silence)
-    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
-        try:
-            return anyio.run(_within, target, errlog, timeout)
-        except Exception as exc:  # noqa: BLE001 - every failure of a server becomes one sentence
-            message = _message(_leaf(exc), timeout)
-        finally:
-            sdk_log.propagate = propagate
-            sdk_log.removeHandler(silence)
-        raise DescribeError(f"{target.label}: {message}", _last_lines(errlog))
+def _listings(prober: Prober, versions: list[str], deviations: list[str]) -> dict[str, VersionListing]:
+    """Each version's listing, in sessions of their own, several at once (a started server
+    spends most of its first second starting up)."""
+    said: dict[str, list[str]] = {v: [] for v in versions}
+    with ThreadPoolExecutor(max_workers=_PARALLEL_SESSIONS) as pool:
+        futures = {v: pool.submit(prober.listing_at, v, said[v]) for v in versions}
+        results = {v: future.result() for v, future in futures.items()}
+    for version in versions:
+        deviations.extend(line for line in said[version] if line not in deviations)
+    return {v: found for v, found in results.items() if found is not None}

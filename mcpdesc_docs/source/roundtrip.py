@@ -43,11 +43,11 @@ def _represent_null(representer: RoundTripRepresenter, _: None) -> Any:
     return representer.represent_scalar("tag:yaml.org,2002:null", "null")
 
 
-def _yaml(indent: int = 2, dash_offset: int = 0) -> YAML:
+def yaml_writer(indent: int = 2, dash_offset: int = 0, width: int = _WIDTH) -> YAML:
     """``dash_offset``: how far a block sequence's ``-`` stands right of its key."""
     yaml = YAML(typ="rt")
     yaml.preserve_quotes = True
-    yaml.width = _WIDTH
+    yaml.width = width
     yaml.allow_unicode = True
     yaml.indent(mapping=indent, sequence=indent + dash_offset, offset=dash_offset)
     yaml.representer.add_representer(type(None), _represent_null)
@@ -59,7 +59,7 @@ def _yaml(indent: int = 2, dash_offset: int = 0) -> YAML:
 def dump_yaml(data: object) -> str:
     """A whole document as block YAML (for a file written afresh)."""
     stream = io.StringIO()
-    _yaml().dump(data, stream)
+    yaml_writer().dump(data, stream)
     return stream.getvalue()
 
 
@@ -202,7 +202,7 @@ def edit_text(text: str, fmt: Format, new: object) -> str | None:
     if fmt == "json":
         edited = dump_json(new, json_indent(text))
     else:
-        yaml = _yaml(*_layout(text))
+        yaml = yaml_writer(*_layout(text))
         try:
             renderings = []
             for change in (False, True):

@@ -1,0 +1,75 @@
+"""A fresh description as a file a person reviews: long texts folded, multi-line texts as
+literal blocks, lines of about 100 characters (a single unbreakable token may be longer).
+
+The styles change how a value is written, never what it is: the text is read back with
+the description reader and compared with the data, and a plain dump is written instead
+should any style not survive the round trip.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from ruamel.yaml.comments import CommentedSeq
+from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
+
+from ..errors import DescriptionError
+from ..source.load import Format, parse_text
+from ..source.roundtrip import canonical, dump, yaml_writer
+
+_WIDTH = 100
+_FOLD_FROM = 80
+"""Single-line strings longer than this are folded."""
+_FLOW_LIST = 60
+"""A list of scalars written on one line (``[a, b]``) when it is this short."""
+
+
+def _foldable(text: str) -> bool:
+    # Folding breaks lines at single spaces; leading, trailing or doubled spaces and any
+    # character a block scalar cannot hold would not read back the same.
+    return (
+        len(text) > _FOLD_FROM
+        and " " in text[:_WIDTH]
+        and text.isprintable()
+        and text == text.strip()
+        and "  " not in text
+    )
+
+
+def _literal(text: str) -> bool:
+    lines = text.split("\n")
+    return all(line.isprintable() and line == line.rstrip() for line in lines) and not text.startswith(" ")
+
+
+def _styled(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _styled(member) for key, member in value.items()}
+    if isinstance(value, list):
+        members = [_styled(member) for member in value]
+        scalars = all(type(m) in (str, int, float, bool) for m in members)
+        if members and scalars and len(", ".join(map(str, members))) <= _FLOW_LIST:
+            flow = CommentedSeq(members)
+            flow.fa.set_flow_style()
+            return flow
+        return members
+    if isinstance(value, str):
+        if "\n" in value.rstrip("\n") and _literal(value):
+            return LiteralScalarString(value)
+        if _foldable(value):
+            return FoldedScalarString(value)
+    return value
+
+
+def written(data: dict[str, Any], fmt: Format) -> str:
+    """``data`` as the text of a new description file."""
+    if fmt == "json":
+        return dump(data, fmt)
+    stream = io.StringIO()
+    yaml_writer(width=_WIDTH).dump(_styled(data), stream)
+    text = stream.getvalue()
+    try:
+        same = canonical(parse_text(text, "-", fmt="yaml").data) == canonical(data)
+    except DescriptionError:
+        same = False
+    return text if same else dump(data, fmt)
