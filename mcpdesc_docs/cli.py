@@ -101,6 +101,12 @@ def _parser() -> argparse.ArgumentParser:
         "--timeout", type=float, default=30.0, metavar="SECONDS", help="give up after this long (default: 30)"
     )
 
+    rules = commands.add_parser("rules", help="list the rules validation checks, or explain one")
+    rules.add_argument("rule_id", metavar="ID", nargs="?", help="the rule to explain (a diagnostic's rule id)")
+    rules.add_argument(
+        "--markdown", action="store_true", help="write the whole rule reference as Markdown (docs/rules.md)"
+    )
+
     new = commands.add_parser("new", help="create a documentation project with a GitHub Pages workflow")
     new.add_argument("directory", metavar="DIR", help="a new or empty directory")
     return parser
@@ -179,6 +185,10 @@ def _dispatch(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             out=out,
             err=err,
         )
+    if options.command == "rules":
+        from .commands import rules
+
+        return rules.run(options.rule_id, as_markdown=options.markdown, out=out)
     if options.command == "new":
         from .commands import new
 
