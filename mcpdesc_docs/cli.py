@@ -118,6 +118,12 @@ def _parser() -> argparse.ArgumentParser:
         help="record every protocol version the server accepts, the legacy 2024-11-05 and 2025-03-26 too",
     )
 
+    rules = commands.add_parser("rules", help="list the rules validation checks, or explain one")
+    rules.add_argument("rule_id", metavar="ID", nargs="?", help="the rule to explain (a diagnostic's rule id)")
+    rules.add_argument(
+        "--markdown", action="store_true", help="write the whole rule reference as Markdown (docs/rules.md)"
+    )
+
     new = commands.add_parser("new", help="create a documentation project with a GitHub Pages workflow")
     new.add_argument("directory", metavar="DIR", help="a new or empty directory")
     return parser
@@ -198,6 +204,10 @@ def _dispatch(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             protocol_versions=options.protocol_versions,
             all_versions=options.all_versions,
         )
+    if options.command == "rules":
+        from .commands import rules
+
+        return rules.run(options.rule_id, as_markdown=options.markdown, out=out)
     if options.command == "new":
         from .commands import new
 

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 from .diagnostics import Diagnostic, error
 from .errors import DescriptionError, ProjectError, UsageError
 from .resources import available_themes
+from .rule_docs import RuleDoc
 from .source import pointer as jp
 from .source.limits import DEFAULT_LIMITS, Limits
 from .source.load import Source, read_source
@@ -24,6 +25,17 @@ CONFIG_LIMITS = Limits(max_bytes=1024 * 1024, max_depth=16, max_nodes=10_000)
 
 
 CONFIG_RULE = "mcpdesc-docs.config"
+CONFIG_DOC = RuleDoc(
+    summary="mcpdesc-docs.yml holds only known settings, each of its type, and names files that exist.",
+    rationale=(
+        "The settings decide what is built and how strictly it is checked; a misspelt one would be ignored "
+        "silently, so every problem stops the command (exit 2) before anything is written."
+    ),
+    bad="description: api.mcpdesc.yaml\nsite_nmae: Example API\n",
+    good="description: api.mcpdesc.yaml\nsite_name: Example API\n",
+    requirements=("mcpdesc-docs configuration (not a format rule)",),
+    codes=("unknown-setting", "invalid-setting", "missing-setting", "missing-file"),
+)
 """The rule id of every configuration problem (ours: the configuration is not part of the spec)."""
 
 

@@ -66,7 +66,14 @@ class Diagnostic:
         }
         if self.hint is not None:  # present only when there is one, like a report's `omitted`
             fields["hint"] = self.hint
+        fields["see"] = see(self.rule)
         return fields
+
+
+def see(rule_id: str) -> str:
+    """Where a rule is explained: the command that explains it (every id a diagnostic
+    carries has an explanation; tests/test_rule_docs.py holds them to it)."""
+    return f"mcpdesc-docs rules {rule_id}"
 
 
 def error(
@@ -289,6 +296,7 @@ def format_text(diagnostics: Sequence[Diagnostic], text: str | None = None, file
             lines.extend(code_frame(source_lines, diagnostic.line, diagnostic.column))
         if diagnostic.hint:
             lines.append(f"    hint: {diagnostic.hint}")
+        lines.append(f"    see: {see(diagnostic.rule)}")
     # Frame rows are printable already (their caret offsets depend on it); printing them
     # again changes nothing, since printable text is returned as it is.
     return "".join(printable(line) + "\n" for line in lines) + report.omitted_line()
@@ -338,6 +346,7 @@ def format_github(diagnostics: Sequence[Diagnostic]) -> str:
         message = (
             diagnostic.message if diagnostic.path is None else f"{diagnostic.message} (at {diagnostic.path or '/'})"
         )
+        message += f"; see: {see(diagnostic.rule)}"
         lines.append(f"::{command} {','.join(props)}::{_github_escape(message, property_value=False)}")
     return "".join(line + "\n" for line in lines) + report.omitted_line()
 

@@ -73,6 +73,7 @@ def test_duplicate_elicitation_name_is_located_at_second_declaration(tmp_path: P
         "path": "/tools/1/elicitations/1/name",
         "line": 13,
         "column": 11,
+        "see": "mcpdesc-docs rules mcpdesc.elicitation.name-unique",
     }
 
 

@@ -57,7 +57,7 @@ def test_only_diagnostics_of_the_quoted_file_get_a_frame() -> None:
     elsewhere = error("r", "c", "m", "/b").located("mcpdesc-docs.yml", 1, 1)
     text = format_text([here, elsewhere], "a: 1\n", "d.yaml")
     assert text.count(" | a: 1") == 1
-    assert format_text([here]) == "d.yaml:1:1: error[r] m\n    at /a; code c\n"
+    assert format_text([here]) == "d.yaml:1:1: error[r] m\n    at /a; code c\n    see: mcpdesc-docs rules r\n"
 
 
 def _hint(text: str) -> str | None:

@@ -466,7 +466,7 @@ def test_reports_show_at_most_so_many_per_rule_and_in_all():
     assert max(Counter(d.rule for d in report.diagnostics).values()) == MAX_SHOWN_PER_RULE
     assert report.omitted == 15 * 150 - MAX_SHOWN
     text = format_text(diagnostics)
-    assert text.count("\n") == 2 * MAX_SHOWN + 1
+    assert text.count("\n") == 3 * MAX_SHOWN + 1  # the line, its pointer and code, where it is explained
     assert text.endswith(f"... and {15 * 150 - MAX_SHOWN} more ({15 * 150 - MAX_SHOWN} errors, 0 warnings) not shown\n")
     github = format_github(diagnostics)
     assert github.count("\n::error ") == MAX_SHOWN - 1

@@ -14,6 +14,7 @@ import pytest
 
 import mcpdesc_docs
 from mcpdesc_docs.diagnostics import Diagnostic, Severity
+from mcpdesc_docs.rule_docs import RuleDoc
 from mcpdesc_docs.spec.versions import SPEC_0_7_0, SPEC_0_8_0, SPEC_0_9_0_RC_3
 from mcpdesc_docs.validation import registry
 from mcpdesc_docs.validation.document import Document
@@ -25,6 +26,7 @@ from .helpers import base_document, describe, diagnostics_of
 from .sites import description_files, run
 
 PACKAGE = Path(mcpdesc_docs.__file__).parent
+TEST_DOC = RuleDoc("A test rule.", "Tests register it.", "x-a: 1\n", "x-b: 1\n", ("none",), ("test-code",))
 
 
 def _trees() -> list[ast.AST]:
@@ -78,7 +80,7 @@ def scratch_registry(monkeypatch: pytest.MonkeyPatch) -> dict[str, Rule]:
 
 
 def test_findings_carry_the_id_their_rule_is_registered_under(scratch_registry: dict[str, Rule]) -> None:
-    @rule("mcpdesc.test.stamped")
+    @rule("mcpdesc.test.stamped", doc=TEST_DOC)
     def stamped(document: Document) -> Iterator[Finding]:
         yield Finding.warning("test-code", "a finding of the test rule", "/info", "req-test")
 
@@ -92,9 +94,9 @@ def test_findings_carry_the_id_their_rule_is_registered_under(scratch_registry: 
 
 def test_an_id_is_registered_once_whatever_its_formats(scratch_registry: dict[str, Rule]) -> None:
     with pytest.raises(RuntimeError, match=r"rule mcpdesc\.tags\.unique registered twice"):
-        rule("mcpdesc.tags.unique")(lambda document: ())
+        rule("mcpdesc.tags.unique", doc=TEST_DOC)(lambda document: ())
     with pytest.raises(RuntimeError, match=r"rule mcpdesc07\.tags\.unique registered twice"):
-        rule("mcpdesc07.tags.unique", formats=(SPEC_0_7_0,))(lambda document: ())
+        rule("mcpdesc07.tags.unique", doc=TEST_DOC, formats=(SPEC_0_7_0,))(lambda document: ())
 
 
 def test_one_registry_serves_every_format() -> None:
@@ -147,8 +149,8 @@ CRASH_MESSAGE = (
 def test_a_crashing_rule_keeps_its_findings_and_becomes_an_internal_error(
     scratch_registry: dict[str, Rule], structurally_valid: bool
 ) -> None:
-    rule("mcpdesc.test.crashing")(_crashing)
-    rule("mcpdesc.test.after")(_after)
+    rule("mcpdesc.test.crashing", doc=TEST_DOC)(_crashing)
+    rule("mcpdesc.test.after", doc=TEST_DOC)(_after)
     document = base_document(tags=[{"name": "a"}, {"name": "a"}])
     if not structurally_valid:
         del document["info"]
@@ -165,7 +167,7 @@ def test_a_crashing_rule_keeps_its_findings_and_becomes_an_internal_error(
 def test_validate_reports_a_crashing_rule_as_invalid_not_as_an_internal_failure(
     scratch_registry: dict[str, Rule], tmp_path: Path
 ) -> None:
-    rule("mcpdesc.test.crashing")(_crashing)
+    rule("mcpdesc.test.crashing", doc=TEST_DOC)(_crashing)
     description = tmp_path / "d.json"
     description.write_text(json.dumps(base_document()), encoding="utf-8")
     code, out, err = run("validate", str(description))

@@ -22,6 +22,7 @@ from ..kinds import KIND_NAMES, KINDS
 from ..model.navigation import Navigation, NavKindView
 from ..model.schema_tree import group_rows
 from ..model.site import Page, Scope, Site, Tag, label
+from ..rule_docs import RuleDoc
 from .calls import called_directly
 from .data_text import ItemTexts
 from .highlight import highlight
@@ -77,6 +78,17 @@ _KIND_DIRS = {kind.name: kind.directory for kind in KINDS}
 
 TEMPLATE_RULE = "mcpdesc-docs.template"
 """The rule id of template problems (ours: templates are the theme's code, not the description's)."""
+TEMPLATE_DOC = RuleDoc(
+    summary="A theme's templates (in `theme.custom_dir`) are valid Jinja that renders without error.",
+    rationale=(
+        "Templates are the site's code, not the description's; a broken one stops the build (exit 2) and the "
+        "previous site is left as it was."
+    ),
+    bad="<h1>{{ page.title </h1>\n",
+    good="<h1>{{ page.title }}</h1>\n",
+    requirements=("mcpdesc-docs themes (not a format rule)",),
+    codes=("template-error",),
+)
 
 
 class TemplateError(ProjectError):

@@ -17,10 +17,22 @@ from typing import Any
 
 from ..diagnostics import Diagnostic, error
 from ..kinds import KINDS
+from ..rule_docs import RuleDoc
 from ..source import pointer as jp
 from .versions import Specification
 
 RULE = "mcpdesc07.migrate"
+MIGRATE_DOC = RuleDoc(
+    summary="`mcpdesc-docs migrate` can carry every part of a 0.7.0 description over, or says what it cannot.",
+    rationale=(
+        "0.8.0 needs facts 0.7.0 does not record (the protocol versions, a tool's input schema) and closes what "
+        "0.7.0 left open; migration never guesses, it names what to add by hand or with --protocol-version."
+    ),
+    bad='mcpdesc: "0.7.0"\ninfo:\n  name: example\n  version: 1.0.0\n',
+    good='mcpdesc: "0.7.0"\ninfo:\n  name: example\n  version: 1.0.0\n  protocolVersion: "2025-06-18"\n',
+    requirements=("digest §6 (0.7.0 to 0.8.0)",),
+    codes=("protocol-version-unknown", "capability-not-carried-over", "tool-input-schema-missing"),
+)
 _NAME_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _KNOWN_CAPABILITIES = ("tools", "resources", "prompts", "completions", "logging", "tasks", "experimental")
 _COLLECTIONS = (*(kind.collection for kind in KINDS), "tags")

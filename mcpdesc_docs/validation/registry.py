@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
 from ..diagnostics import Diagnostic, Severity, error
+from ..rule_docs import RuleDoc
 from ..source.limits import LIMITS_RULE
 from ..spec.versions import SPEC_0_8_0, SPEC_0_9_0_RC_3, Specification
 
@@ -91,6 +92,8 @@ class Rule:
     pointer and depending on that primitive and the root only, in a description whose
     primitives hold no component reference. ``serve`` then keeps the parts per primitive
     between rebuilds and checks again only the primitives an edit changed (rule_cache.py)."""
+    doc: RuleDoc | None = None
+    """What the rule means, for users (``mcpdesc-docs rules ID``); :func:`rule` requires it."""
 
     def run(self, document: Document) -> list[Diagnostic]:
         """The rule's findings as diagnostics, at most MAX_FINDINGS of them. A crash is our
@@ -123,15 +126,16 @@ REGISTRY: dict[str, Rule] = {}
 
 
 def rule(
-    rule_id: str, *, formats: tuple[Specification, ...] = CURRENT_FORMATS, local: bool = False
+    rule_id: str, *, doc: RuleDoc, formats: tuple[Specification, ...] = CURRENT_FORMATS, local: bool = False
 ) -> Callable[[Check], Check]:
-    """Register a check under the rule id it enforces (one function per id, in any format).
+    """Register a check under the rule id it enforces (one function per id, in any format),
+    with the explanation users read (docs/rules.md, ``mcpdesc-docs rules ID``).
     ``local``: see :attr:`Rule.local`; tests/test_rule_cache.py holds every such rule to it."""
 
     def register(function: Check) -> Check:
         if rule_id in REGISTRY:
             raise RuntimeError(f"rule {rule_id} registered twice")
-        REGISTRY[rule_id] = Rule(rule_id, function, formats, local)
+        REGISTRY[rule_id] = Rule(rule_id, function, formats, local, doc)
         return function
 
     return register

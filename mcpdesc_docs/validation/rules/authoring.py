@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ...diagnostics import Severity
+from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ..document import Document, as_list, as_object
 from ..registry import Finding, rule
@@ -48,7 +50,35 @@ def _empty_members(document: Document) -> Iterator[tuple[str, str, str]]:
         yield "/info/license/name", "license", "a name"
 
 
-@rule(EMPTY_VALUE, local=True)
+@rule(
+    EMPTY_VALUE,
+    doc=RuleDoc(
+        summary=(
+            "Names, URI templates, commands and scheme names a reader needs are not empty strings (a warning of "
+            "mcpdesc-docs)."
+        ),
+        rationale=(
+            "The format allows them empty, but the site would show a nameless page or a blank command; `--strict` "
+            "makes this fatal."
+        ),
+        bad=fragment(
+            """
+            prompts:
+              - name: ""
+            """
+        ),
+        good=fragment(
+            """
+            prompts:
+              - name: summarize
+            """
+        ),
+        requirements=("mcpdesc-docs authoring check (not a format rule)",),
+        codes=("empty-value",),
+        severity=Severity.WARNING,
+    ),
+    local=True,
+)
 def empty_values(document: Document) -> Iterator[Finding]:
     for pointer, holder, missing in _empty_members(document):
         member = pointer.rsplit("/", 1)[-1]
@@ -59,7 +89,41 @@ def empty_values(document: Document) -> Iterator[Finding]:
         )
 
 
-@rule(ANNOTATION_SPELLING, local=True)
+@rule(
+    ANNOTATION_SPELLING,
+    doc=RuleDoc(
+        summary=(
+            "Tool annotations are spelt as MCP defines them (`readOnlyHint`, `destructiveHint`, ...) (a warning of "
+            "mcpdesc-docs)."
+        ),
+        rationale=(
+            "Annotations are an open object, so a misspelt hint is valid but is no hint at all: clients read the "
+            "default instead."
+        ),
+        bad=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                annotations:
+                  readonlyHint: true
+            """
+        ),
+        good=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                annotations:
+                  readOnlyHint: true
+            """
+        ),
+        requirements=("mcpdesc-docs authoring check (not a format rule)", "digest §2.7"),
+        codes=("misspelt-annotation",),
+        severity=Severity.WARNING,
+    ),
+    local=True,
+)
 def misspelt_annotations(document: Document) -> Iterator[Finding]:
     # Tool annotations are open in MCP (unknown hints are kept and passed on), so a
     # misspelt hint is valid, but it is then no hint at all: a client reads the default.

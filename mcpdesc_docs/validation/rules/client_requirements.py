@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ...diagnostics import Severity
+from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ...spec.revisions import describe
 from ..document import Document, Primitive, as_object
@@ -51,7 +53,43 @@ def _unknown_members(value: Any, tree: dict[str, Any], at: str) -> Iterator[tupl
             yield from _unknown_members(item, tree[key], jp.join(at, key))
 
 
-@rule("mcp.client-requirements.protocol-version", local=True)
+@rule(
+    "mcp.client-requirements.protocol-version",
+    doc=RuleDoc(
+        summary=(
+            "`clientRequirements` names only client capabilities (and their members) that every protocol version in "
+            "scope defines."
+        ),
+        rationale=(
+            "A requirement on a capability a protocol version lacks (`elicitation` before 2025-06-18, core `tasks` "
+            "outside 2025-11-25) can never be met by its clients."
+        ),
+        bad=fragment(
+            """
+            protocolVersions: ["2025-06-18", "2025-11-25"]
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                clientRequirements:
+                  tasks: {}
+            """
+        ),
+        good=fragment(
+            """
+            protocolVersions: ["2025-06-18", "2025-11-25"]
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                protocolVersions: ["2025-11-25"]
+                clientRequirements:
+                  tasks: {}
+            """
+        ),
+        requirements=("digest §4.10", "digest §2.15"),
+        codes=("client-requirement-version-mismatch",),
+    ),
+    local=True,
+)
 def requirement_versions(document: Document) -> Iterator[Finding]:
     code = "client-requirement-version-mismatch"
     for primitive, at, requirements in _requirements(document):
@@ -92,7 +130,39 @@ def requirement_versions(document: Document) -> Iterator[Finding]:
                     )
 
 
-@rule("mcp.client-requirements.deprecated", local=True)
+@rule(
+    "mcp.client-requirements.deprecated",
+    doc=RuleDoc(
+        summary=(
+            "`clientRequirements` avoids what its protocol versions deprecate: `roots` and `sampling` in "
+            "2026-07-28, `sampling.context` from 2025-11-25."
+        ),
+        rationale="Clients may drop deprecated capabilities; a call that requires them may stop working.",
+        bad=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                clientRequirements:
+                  sampling:
+                    context: {}
+            """
+        ),
+        good=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                clientRequirements:
+                  sampling: {}
+            """
+        ),
+        requirements=("digest §4.10", "digest §2.15"),
+        codes=("deprecated-client-requirement",),
+        severity=Severity.WARNING,
+    ),
+    local=True,
+)
 def deprecated_requirements(document: Document) -> Iterator[Finding]:
     code = "deprecated-client-requirement"
     for primitive, at, requirements in _requirements(document):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...kinds import BY_NAME
+from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ...spec.schema import NAMESPACES
 from ..document import Document, as_object, is_reference
@@ -29,7 +30,49 @@ def reference_sites(document: Document) -> Iterator[tuple[object, str, str]]:
             yield value, jp.join(elicitation.pointer, "requestedSchema"), "schemas"
 
 
-@rule(COMPONENT_REFERENCES)
+@rule(
+    COMPONENT_REFERENCES,
+    doc=RuleDoc(
+        summary=(
+            "Every `$componentRef` is a Reference Object alone and names a component that exists, in the namespace "
+            "its place allows."
+        ),
+        rationale=(
+            "A reference stands for the value it names; a missing target leaves a schema or an example undefined."
+        ),
+        bad=fragment(
+            """
+            components:
+              schemas:
+                Query: {type: object}
+            tools:
+              - name: search
+                inputSchema:
+                  $componentRef: "#/components/schemas/Querry"
+            """
+        ),
+        good=fragment(
+            """
+            components:
+              schemas:
+                Query: {type: object}
+            tools:
+              - name: search
+                inputSchema:
+                  $componentRef: "#/components/schemas/Query"
+            """
+        ),
+        requirements=("digest §4.5", "digest §2.17", "req-elicitation-schema-references-resolved"),
+        codes=(
+            "missing-component-reference-target",
+            "unknown-member",
+            "missing-member",
+            "wrong-type",
+            "pattern-mismatch",
+            "schema-validation",
+        ),
+    ),
+)
 def references_resolve(document: Document) -> Iterator[Finding]:
     for value, pointer, namespace in reference_sites(document):
         document.resolve(value, pointer, namespace)

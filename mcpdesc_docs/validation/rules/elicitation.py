@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, TypeGuard
 
+from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ..document import Document, Elicitation, Resolved, as_object
 from ..memo import ByObjectAt
@@ -120,7 +121,62 @@ def _walk_form_schemas(document: Document) -> Iterator[_FormSchema]:
             yield _FormSchema.of(elicitation, resolved)
 
 
-@rule("mcpdesc.elicitation.name-unique", local=True)
+@rule(
+    "mcpdesc.elicitation.name-unique",
+    doc=RuleDoc(
+        summary="Elicitation declarations of one primitive have distinct names.",
+        rationale=(
+            "Interaction examples and readers refer to a declaration by its name; two of one name cannot be told apart."
+        ),
+        bad=fragment(
+            """
+            tools:
+              - name: delete_index
+                inputSchema: {type: object}
+                elicitations:
+                  - name: confirm
+                    mode: form
+                    message: Delete the index?
+                    requestedSchema:
+                      type: object
+                      properties:
+                          ok: {type: boolean}
+                  - name: confirm
+                    mode: form
+                    message: Delete the index?
+                    requestedSchema:
+                      type: object
+                      properties:
+                          ok: {type: boolean}
+            """
+        ),
+        good=fragment(
+            """
+            tools:
+              - name: delete_index
+                inputSchema: {type: object}
+                elicitations:
+                  - name: confirm
+                    mode: form
+                    message: Delete the index?
+                    requestedSchema:
+                      type: object
+                      properties:
+                          ok: {type: boolean}
+                  - name: confirm_again
+                    mode: form
+                    message: Delete the index?
+                    requestedSchema:
+                      type: object
+                      properties:
+                          ok: {type: boolean}
+            """
+        ),
+        requirements=("digest §4.9", "req-elicitation-name-unique"),
+        codes=("duplicate-elicitation-name",),
+    ),
+    local=True,
+)
 def names_unique(document: Document) -> Iterator[Finding]:
     first: dict[tuple[str, str], str] = {}
     for elicitation in document.elicitations:
@@ -337,7 +393,69 @@ def _member_findings(form: _FormSchema) -> Iterator[Finding]:
         yield from _check_property(form, name, prop, form.property_pointer(name))
 
 
-@rule(FORM_SCHEMA_MEMBERS, local=True)
+@rule(
+    FORM_SCHEMA_MEMBERS,
+    doc=RuleDoc(
+        summary=(
+            "A form-mode `requestedSchema` is a flat object schema: primitive properties (string, number, integer, "
+            "boolean, enums, multi-select) with only the keywords MCP allows."
+        ),
+        rationale=(
+            "Clients render the schema as a form; MCP restricts it so that every client can, and nested objects or "
+            "arbitrary keywords cannot be shown as form fields."
+        ),
+        bad=fragment(
+            """
+            tools:
+              - name: delete_index
+                inputSchema: {type: object}
+                elicitations:
+                  - name: confirm
+                    mode: form
+                    message: Delete the index?
+                    requestedSchema:
+                      type: object
+                      properties:
+                          address:
+                            type: object
+                            properties:
+                              city: {type: string}
+            """
+        ),
+        good=fragment(
+            """
+            tools:
+              - name: delete_index
+                inputSchema: {type: object}
+                elicitations:
+                  - name: confirm
+                    mode: form
+                    message: Delete the index?
+                    requestedSchema:
+                      type: object
+                      properties:
+                          city: {type: string, title: City}
+            """
+        ),
+        requirements=("digest §4.9", "digest §2.14", "req-elicitation-form-shape"),
+        codes=(
+            "elicitation-form-schema-not-object",
+            "elicitation-form-schema-properties",
+            "elicitation-form-schema-keyword",
+            "elicitation-form-schema-value",
+            "elicitation-form-schema-property",
+            "elicitation-form-schema-type",
+            "elicitation-form-schema-format",
+            "elicitation-form-schema-nesting",
+            "schema-validation",
+            "unknown-member",
+            "wrong-type",
+            "invalid-value",
+            "missing-member",
+        ),
+    ),
+    local=True,
+)
 def form_schema_members(document: Document) -> Iterator[Finding]:
     checked: set[str] = set()
     for form in _form_schemas(document):
@@ -347,7 +465,58 @@ def form_schema_members(document: Document) -> Iterator[Finding]:
         yield from _found_in(form, _MEMBER_FINDINGS, _member_findings)
 
 
-@rule("mcp.elicitation.form-schema.protocol-shape", local=True)
+@rule(
+    "mcp.elicitation.form-schema.protocol-shape",
+    doc=RuleDoc(
+        summary=(
+            "When 2025-06-18 is in scope, a form schema uses none of what later versions added: `$schema`, `oneOf` "
+            "choices, multi-select arrays, non-boolean defaults."
+        ),
+        rationale=(
+            "2025-06-18 defined a smaller form vocabulary; clients speaking it cannot render the later additions."
+        ),
+        bad=fragment(
+            """
+            protocolVersions: ["2025-06-18"]
+            tools:
+              - name: delete_index
+                inputSchema: {type: object}
+                elicitations:
+                  - name: confirm
+                    mode: form
+                    message: Delete the index?
+                    requestedSchema:
+                      type: object
+                      properties:
+                          size:
+                            type: string
+                            enum: [small, large]
+                            default: small
+            """
+        ),
+        good=fragment(
+            """
+            protocolVersions: ["2025-06-18"]
+            tools:
+              - name: delete_index
+                inputSchema: {type: object}
+                elicitations:
+                  - name: confirm
+                    mode: form
+                    message: Delete the index?
+                    requestedSchema:
+                      type: object
+                      properties:
+                          size:
+                            type: string
+                            enum: [small, large]
+            """
+        ),
+        requirements=("digest §4.9", "req-elicitation-form-vocabulary"),
+        codes=("elicitation-form-schema-version-mismatch",),
+    ),
+    local=True,
+)
 def form_schema_protocol_shape(document: Document) -> Iterator[Finding]:
     for form in _form_schemas(document):
         if FIRST_FORM_REVISION not in form.elicitation.scope:
@@ -378,7 +547,65 @@ def form_schema_protocol_shape(document: Document) -> Iterator[Finding]:
                 )
 
 
-@rule("mcpdesc.elicitation.form-schema.consistency", local=True)
+@rule(
+    "mcpdesc.elicitation.form-schema.consistency",
+    doc=RuleDoc(
+        summary=(
+            "A form schema is consistent: `required` names declared properties, `enumNames` matches `enum`, "
+            "defaults are among the choices, and minimums do not exceed maximums."
+        ),
+        rationale=(
+            "An inconsistent form cannot be filled in: a required field that is not shown, or a default that is not "
+            "one of the choices."
+        ),
+        bad=fragment(
+            """
+            tools:
+              - name: delete_index
+                inputSchema: {type: object}
+                elicitations:
+                  - name: confirm
+                    mode: form
+                    message: Delete the index?
+                    requestedSchema:
+                      type: object
+                      properties:
+                          ok: {type: boolean}
+                      required: [ok, reason]
+            """
+        ),
+        good=fragment(
+            """
+            tools:
+              - name: delete_index
+                inputSchema: {type: object}
+                elicitations:
+                  - name: confirm
+                    mode: form
+                    message: Delete the index?
+                    requestedSchema:
+                      type: object
+                      properties:
+                          ok: {type: boolean}
+                      required: [ok]
+            """
+        ),
+        requirements=(
+            "digest §4.9",
+            "req-elicitation-form-required",
+            "req-elicitation-form-enum-names",
+            "req-elicitation-form-defaults",
+            "req-elicitation-form-ranges",
+        ),
+        codes=(
+            "elicitation-form-required-property-unknown",
+            "elicitation-form-enum-names-mismatch",
+            "elicitation-form-default-outside-enum",
+            "elicitation-form-invalid-range",
+        ),
+    ),
+    local=True,
+)
 def form_schema_consistency(document: Document) -> Iterator[Finding]:
     checked: set[str] = set()
     for form in _form_schemas(document):
@@ -445,7 +672,46 @@ def _property_consistency(form: _FormSchema, name: str, prop: dict[str, Any], at
             )
 
 
-@rule("mcp.elicitation.protocol-version", local=True)
+@rule(
+    "mcp.elicitation.protocol-version",
+    doc=RuleDoc(
+        summary="A url-mode elicitation is not declared for 2025-06-18, which has form mode only.",
+        rationale=(
+            "URL mode arrived in 2025-11-25; split a declaration that must also serve 2025-06-18 clients into a "
+            "form-mode one for them."
+        ),
+        bad=fragment(
+            """
+            protocolVersions: ["2025-06-18", "2025-11-25"]
+            tools:
+              - name: delete_index
+                inputSchema: {type: object}
+                elicitations:
+                  - name: sign_in
+                    mode: url
+                    message: Sign in to continue.
+                    url: https://example.com/login
+            """
+        ),
+        good=fragment(
+            """
+            protocolVersions: ["2025-06-18", "2025-11-25"]
+            tools:
+              - name: delete_index
+                inputSchema: {type: object}
+                elicitations:
+                  - name: sign_in
+                    mode: url
+                    message: Sign in to continue.
+                    protocolVersions: ["2025-11-25"]
+                    url: https://example.com/login
+            """
+        ),
+        requirements=("digest §4.9", "req-elicitation-protocol-versions"),
+        codes=("elicitation-mode-not-supported-by-version",),
+    ),
+    local=True,
+)
 def mode_supported(document: Document) -> Iterator[Finding]:
     for elicitation in document.elicitations:
         if elicitation.data.get("mode") == "url" and FIRST_FORM_REVISION in elicitation.scope:

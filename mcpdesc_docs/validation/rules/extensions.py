@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ..document import Document, as_list, as_object, client_requirement_extensions
 from ..registry import Finding, rule
@@ -13,7 +14,42 @@ from ..rule_ids import EXTENSION_PLACEMENT
 from .security import requirement_arrays
 
 
-@rule(EXTENSION_PLACEMENT, local=True)
+@rule(
+    EXTENSION_PLACEMENT,
+    doc=RuleDoc(
+        summary=(
+            "Specification extensions (`x-*`) appear only on objects that allow them: not in security requirements, "
+            "scheme maps, extension maps, Reference Objects or MCP objects."
+        ),
+        rationale=(
+            "In maps keyed by names an `x-` key would be read as a name (a scheme, an extension); MCP objects carry "
+            "metadata in `_meta` instead."
+        ),
+        bad=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                execution:
+                  taskSupport: optional
+                  x-note: runs as a task when asked
+            """
+        ),
+        good=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                x-note: runs as a task when asked
+                execution:
+                  taskSupport: optional
+            """
+        ),
+        requirements=("digest §2.19", "digest §4.1"),
+        codes=("extension-not-allowed",),
+    ),
+    local=True,
+)
 def ineligible_extensions(document: Document) -> Iterator[Finding]:
     # securitySchemes and Security Requirement objects are keyed by scheme names: an x-* key
     # there is a specification extension where none is allowed, never a scheme.

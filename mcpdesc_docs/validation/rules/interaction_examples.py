@@ -8,6 +8,8 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ...diagnostics import Severity
+from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ...spec.revisions import before, describe
 from ..document import Document, as_list, as_object
@@ -55,7 +57,76 @@ def _content_against_schema(
         )
 
 
-@rule("mcp.interaction-example.protocol-version", local=True)
+@rule(
+    "mcp.interaction-example.protocol-version",
+    doc=RuleDoc(
+        summary=(
+            "Interaction example steps use only what the tool's protocol versions define: elicitation steps from "
+            "2025-06-18, URL mode and sampling `tools`/`toolChoice` from 2025-11-25."
+        ),
+        rationale=(
+            "An interaction example shows requests the server sends the client during a call; a request a protocol "
+            "version lacks never happens there."
+        ),
+        bad=fragment(
+            """
+            protocolVersions: ["2025-03-26"]
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                interactionExamples:
+                  pick-folder:
+                    input: {}
+                    steps:
+                      - type: elicitation
+                        request:
+                          mode: form
+                          message: Which folder?
+                          requestedSchema:
+                            type: object
+                            properties:
+                              folder: {type: string}
+                        response:
+                          action: accept
+                          content: {folder: docs}
+                    result:
+                      content:
+                        - type: text
+                          text: Searched the folder.
+            """
+        ),
+        good=fragment(
+            """
+            protocolVersions: ["2025-06-18"]
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                interactionExamples:
+                  pick-folder:
+                    input: {}
+                    steps:
+                      - type: elicitation
+                        request:
+                          mode: form
+                          message: Which folder?
+                          requestedSchema:
+                            type: object
+                            properties:
+                              folder: {type: string}
+                        response:
+                          action: accept
+                          content: {folder: docs}
+                    result:
+                      content:
+                        - type: text
+                          text: Searched the folder.
+            """
+        ),
+        requirements=("digest §2.9", "digest §4.8"),
+        codes=("interaction-example-version-mismatch",),
+    ),
+    local=True,
+)
 def step_versions(document: Document) -> Iterator[Finding]:
     code = "interaction-example-version-mismatch"
     for example, _, at, step in _steps(document):
@@ -82,7 +153,68 @@ def step_versions(document: Document) -> Iterator[Finding]:
                 )
 
 
-@rule("mcpdesc.interaction-example.steps")
+@rule(
+    "mcpdesc.interaction-example.steps",
+    doc=RuleDoc(
+        summary=(
+            "Interaction example steps are consistent: a named elicitation declaration exists and matches, "
+            "responses fit their action and schema, and roots are `file://` URIs."
+        ),
+        rationale=(
+            "Steps document a conversation between server and client; one that contradicts the tool's declarations "
+            "or the protocol's rules documents a conversation that cannot happen."
+        ),
+        bad=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                interactionExamples:
+                  pick-folder:
+                    input: {}
+                    steps:
+                      - type: roots
+                        request: {}
+                        response:
+                          roots:
+                            - uri: https://example.com/docs
+                    result:
+                      content:
+                        - type: text
+                          text: Searched the folder.
+            """
+        ),
+        good=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                interactionExamples:
+                  pick-folder:
+                    input: {}
+                    steps:
+                      - type: roots
+                        request: {}
+                        response:
+                          roots:
+                            - uri: file:///home/user/docs
+                    result:
+                      content:
+                        - type: text
+                          text: Searched the folder.
+            """
+        ),
+        requirements=("digest §2.9", "digest §4.8"),
+        codes=(
+            "unknown-elicitation-declaration",
+            "interaction-example-elicitation-declaration-mismatch",
+            "interaction-example-elicitation-response-mismatch",
+            "interaction-example-elicitation-content-schema-mismatch",
+            "interaction-example-roots-uri",
+            "incomplete-elicitation-content-validation",
+        ),
+    ),
+)
 def step_consistency(document: Document) -> Iterator[Finding]:
     for example, index, at, step in _steps(document):
         kind = step.get("type")
@@ -171,7 +303,66 @@ def _elicitation_step(
         )
 
 
-@rule("mcpdesc.interaction-example.client-requirements")
+@rule(
+    "mcpdesc.interaction-example.client-requirements",
+    doc=RuleDoc(
+        summary=(
+            "Interaction example steps agree with the tool's explicit `clientRequirements` (a roots step needs "
+            "`roots`, a URL elicitation `elicitation.url`)."
+        ),
+        rationale=(
+            "The requirements say which client capabilities a call needs; a step using one they leave out means one "
+            "of the two is wrong. Nothing is inferred when no requirements are declared."
+        ),
+        bad=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                clientRequirements:
+                  elicitation: {}
+                interactionExamples:
+                  pick-folder:
+                    input: {}
+                    steps:
+                      - type: roots
+                        request: {}
+                        response:
+                          roots:
+                            - uri: file:///home/user/docs
+                    result:
+                      content:
+                        - type: text
+                          text: Searched the folder.
+            """
+        ),
+        good=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                clientRequirements:
+                  roots: {}
+                interactionExamples:
+                  pick-folder:
+                    input: {}
+                    steps:
+                      - type: roots
+                        request: {}
+                        response:
+                          roots:
+                            - uri: file:///home/user/docs
+                    result:
+                      content:
+                        - type: text
+                          text: Searched the folder.
+            """
+        ),
+        requirements=("digest §2.9", "digest §2.15"),
+        codes=("interaction-example-client-requirements-contradiction",),
+        severity=Severity.WARNING,
+    ),
+)
 def contradicts_requirements(document: Document) -> Iterator[Finding]:
     code = "interaction-example-client-requirements-contradiction"
     for example, index, at, step in _steps(document):

@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ...diagnostics import Severity
+from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ...spec.revisions import REVISIONS, before, describe
 from ..document import Document, Primitive, as_list, as_object
@@ -140,7 +142,37 @@ def _checked_revisions(site: MetaSite) -> list[str]:
     return [r for r in site.primitive.scope if r >= META_FLOOR]
 
 
-@rule("mcp.meta.key-grammar", local=True)
+@rule(
+    "mcp.meta.key-grammar",
+    doc=RuleDoc(
+        summary=(
+            "Every `_meta` key is an optional dotted prefix and slash, then a name of letters, digits, `-`, `_` and "
+            "`.`."
+        ),
+        rationale="MCP defines the grammar of `_meta` keys; clients may reject or misread a key outside it.",
+        bad=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                _meta:
+                  "com.example/cache ttl": 60
+            """
+        ),
+        good=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                _meta:
+                  com.example/cache-ttl: 60
+            """
+        ),
+        requirements=("digest §4.6",),
+        codes=("meta-key-invalid",),
+    ),
+    local=True,
+)
 def key_grammar(document: Document) -> Iterator[Finding]:
     for site in meta_sites(document):
         for key in site.value:
@@ -153,7 +185,40 @@ def key_grammar(document: Document) -> Iterator[Finding]:
                 )
 
 
-@rule("mcp.meta.reserved-key-context", local=True)
+@rule(
+    "mcp.meta.reserved-key-context",
+    doc=RuleDoc(
+        summary=(
+            "A reserved `_meta` key appears only where its protocol version defines it (a request key never in a "
+            "declaration)."
+        ),
+        rationale=(
+            "Keys such as `progressToken` belong to requests or results on the wire; in a description they claim a "
+            "meaning they cannot have there."
+        ),
+        bad=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                _meta:
+                  progressToken: 1
+            """
+        ),
+        good=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                _meta:
+                  com.example/progress: 1
+            """
+        ),
+        requirements=("digest §4.6",),
+        codes=("meta-reserved-key-context",),
+    ),
+    local=True,
+)
 def reserved_key_context(document: Document) -> Iterator[Finding]:
     for site in meta_sites(document):
         revisions = _checked_revisions(site)
@@ -171,7 +236,39 @@ def reserved_key_context(document: Document) -> Iterator[Finding]:
                 )
 
 
-@rule("mcp.meta.reserved-key-value", local=True)
+@rule(
+    "mcp.meta.reserved-key-value",
+    doc=RuleDoc(
+        summary="A reserved `_meta` key holds a value of the shape its protocol version defines.",
+        rationale=(
+            "Clients act on reserved keys (trace context, related task, server info); a value of another shape "
+            "breaks them."
+        ),
+        bad=fragment(
+            """
+            protocolVersions: ["2026-07-28"]
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                _meta:
+                  traceparent: 42
+            """
+        ),
+        good=fragment(
+            """
+            protocolVersions: ["2026-07-28"]
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                _meta:
+                  traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+            """
+        ),
+        requirements=("digest §4.6",),
+        codes=("meta-reserved-key-value",),
+    ),
+    local=True,
+)
 def reserved_key_value(document: Document) -> Iterator[Finding]:
     for site in meta_sites(document):
         revisions = _checked_revisions(site)
@@ -187,7 +284,38 @@ def reserved_key_value(document: Document) -> Iterator[Finding]:
                 )
 
 
-@rule("mcp.meta.unknown-reserved-key", local=True)
+@rule(
+    "mcp.meta.unknown-reserved-key",
+    doc=RuleDoc(
+        summary="`_meta` keys under a prefix MCP reserves (such as `io.modelcontextprotocol/`) are keys MCP defines.",
+        rationale=(
+            "Reserved prefixes belong to the protocol; an unknown key there may clash with a future one. It is "
+            "kept, with a warning."
+        ),
+        bad=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                _meta:
+                  io.modelcontextprotocol/colour: red
+            """
+        ),
+        good=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                _meta:
+                  com.example/colour: red
+            """
+        ),
+        requirements=("digest §4.6",),
+        codes=("meta-unknown-reserved-key",),
+        severity=Severity.WARNING,
+    ),
+    local=True,
+)
 def unknown_reserved_key(document: Document) -> Iterator[Finding]:
     for site in meta_sites(document):
         revisions = _checked_revisions(site)
@@ -203,7 +331,41 @@ def unknown_reserved_key(document: Document) -> Iterator[Finding]:
                 )
 
 
-@rule("mcp.meta.protocol-version", local=True)
+@rule(
+    "mcp.meta.protocol-version",
+    doc=RuleDoc(
+        summary=(
+            "A declaration carries `_meta` only when every protocol version in its scope defines it (2025-06-18 and "
+            "later)."
+        ),
+        rationale="Older protocol versions have no `_meta` on declarations; clients speaking them would never see it.",
+        bad=fragment(
+            """
+            protocolVersions: ["2025-03-26", "2025-06-18"]
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                protocolVersions: ["2025-03-26"]
+                _meta:
+                  com.example/cache-ttl: 60
+            """
+        ),
+        good=fragment(
+            """
+            protocolVersions: ["2025-03-26", "2025-06-18"]
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                protocolVersions: ["2025-06-18"]
+                _meta:
+                  com.example/cache-ttl: 60
+            """
+        ),
+        requirements=("digest §4.6", "digest §4.3"),
+        codes=("field-not-supported-by-version",),
+    ),
+    local=True,
+)
 def meta_versions(document: Document) -> Iterator[Finding]:
     # Declarations only: results and content report their own _meta floor with their example rules.
     for primitive in document.primitives:

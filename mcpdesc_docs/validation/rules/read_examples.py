@@ -7,6 +7,7 @@ import binascii
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ...spec.revisions import before, describe
 from ..budget import OVER_BUDGET
@@ -30,7 +31,48 @@ def _requested_uri(example: Example) -> str | None:
     return value if isinstance(value, str) else None
 
 
-@rule("mcpdesc.resource-example.result")
+@rule(
+    "mcpdesc.resource-example.result",
+    doc=RuleDoc(
+        summary=(
+            "A resource example's result is a completed read result: no JSON-RPC envelope (`jsonrpc`, `id`, "
+            "`error`) and no fields of an unfinished request."
+        ),
+        rationale=(
+            "Examples show what `resources/read` returns, not the message around it; envelope or in-progress fields "
+            "would be shown as part of the result."
+        ),
+        bad=fragment(
+            """
+            resources:
+              - uri: file:///README.md
+                name: readme
+                examples:
+                  read:
+                    result:
+                      contents:
+                        - uri: file:///README.md
+                          text: "# Example"
+                      jsonrpc: "2.0"
+            """
+        ),
+        good=fragment(
+            """
+            resources:
+              - uri: file:///README.md
+                name: readme
+                examples:
+                  read:
+                    result:
+                      contents:
+                        - uri: file:///README.md
+                          text: "# Example"
+            """
+        ),
+        requirements=("digest §4.8", "digest §2.10"),
+        codes=("resource-example-json-rpc-envelope", "incomplete-resource-example-result"),
+    ),
+)
 def read_result_completed(document: Document) -> Iterator[Finding]:
     for example in _read_examples(document):
         result = as_object(example.data.get("result"))
@@ -44,7 +86,52 @@ def read_result_completed(document: Document) -> Iterator[Finding]:
         )
 
 
-@rule("mcp.resource-example.protocol-shape")
+@rule(
+    "mcp.resource-example.protocol-shape",
+    doc=RuleDoc(
+        summary=(
+            "A resource example's result has the shape its protocol versions give a read result: `resultType`, "
+            "`ttlMs` and `cacheScope` for 2026-07-28 only, `_meta` from 2025-06-18."
+        ),
+        rationale=(
+            "2026-07-28 made the cache fields required and earlier versions do not have them, so one example cannot "
+            "serve both: split the declaration by scope."
+        ),
+        bad=fragment(
+            """
+            resources:
+              - uri: file:///README.md
+                name: readme
+                examples:
+                  read:
+                    result:
+                      contents:
+                        - uri: file:///README.md
+                          text: "# Example"
+                      ttlMs: 60000
+            """
+        ),
+        good=fragment(
+            """
+            resources:
+              - uri: file:///README.md
+                name: readme
+                examples:
+                  read:
+                    result:
+                      contents:
+                        - uri: file:///README.md
+                          text: "# Example"
+            """
+        ),
+        requirements=("digest §4.8", "digest §2.10"),
+        codes=(
+            "resource-example-result-version-mismatch",
+            "resource-example-cache-fields-version-mismatch",
+            "resource-example-content-version-mismatch",
+        ),
+    ),
+)
 def read_result_shape(document: Document) -> Iterator[Finding]:
     for example in _read_examples(document):
         result = as_object(example.data.get("result"))
@@ -85,7 +172,52 @@ def _blob_length(blob: str) -> int | None:
     return len(decoded) if base64.b64encode(decoded).decode("ascii") == blob else None
 
 
-@rule("mcpdesc.resource-example.content")
+@rule(
+    "mcpdesc.resource-example.content",
+    doc=RuleDoc(
+        summary=(
+            "Resource example contents are consistent: a `blob` is canonical base64 (an error); the requested URI, "
+            "the MIME type and a static `size` match the declaration (warnings)."
+        ),
+        rationale=(
+            "A reader trusts an example to show what the resource really returns; contents that contradict the "
+            "declaration mislead."
+        ),
+        bad=fragment(
+            """
+            resources:
+              - uri: file:///README.md
+                name: readme
+                examples:
+                  read:
+                    result:
+                      contents:
+                        - uri: file:///README.md
+                          blob: "not base64!"
+            """
+        ),
+        good=fragment(
+            """
+            resources:
+              - uri: file:///README.md
+                name: readme
+                examples:
+                  read:
+                    result:
+                      contents:
+                        - uri: file:///README.md
+                          blob: IyBFeGFtcGxl
+            """
+        ),
+        requirements=("digest §4.8", "digest §2.10"),
+        codes=(
+            "invalid-resource-example-base64",
+            "resource-example-requested-uri-not-returned",
+            "resource-example-mime-type-mismatch",
+            "resource-example-size-mismatch",
+        ),
+    ),
+)
 def read_contents(document: Document) -> Iterator[Finding]:
     for example in _read_examples(document):
         result = as_object(example.data.get("result"))
@@ -153,7 +285,53 @@ def read_contents(document: Document) -> Iterator[Finding]:
             )
 
 
-@rule("mcpdesc.resource-template-example.uri")
+@rule(
+    "mcpdesc.resource-template-example.uri",
+    doc=RuleDoc(
+        summary=(
+            "A resource template is a valid RFC 6570 URI template, and each of its examples' `uri` is an expansion "
+            "of it."
+        ),
+        rationale=(
+            "The example shows one resource the template yields; a URI the template cannot produce documents a "
+            "resource that does not exist."
+        ),
+        bad=fragment(
+            """
+            resourceTemplates:
+              - uriTemplate: file:///{path}
+                name: file
+                examples:
+                  readme:
+                    uri: https://example.com/README.md
+                    result:
+                      contents:
+                        - uri: https://example.com/README.md
+                          text: "# Example"
+            """
+        ),
+        good=fragment(
+            """
+            resourceTemplates:
+              - uriTemplate: file:///{path}
+                name: file
+                examples:
+                  readme:
+                    uri: file:///README.md
+                    result:
+                      contents:
+                        - uri: file:///README.md
+                          text: "# Example"
+            """
+        ),
+        requirements=("digest §4.8", "digest §2.11"),
+        codes=(
+            "resource-template-example-invalid-template",
+            "resource-template-example-invalid-expansion",
+            "incomplete-resource-template-example-check",
+        ),
+    ),
+)
 def template_example_uri(document: Document) -> Iterator[Finding]:
     for template in document.primitives_of("resource-template"):
         pattern = template.data.get("uriTemplate")
@@ -198,7 +376,54 @@ def _declared_arguments(prompt: Primitive) -> dict[str, bool]:
     return arguments
 
 
-@rule("mcpdesc.prompt-example.arguments")
+@rule(
+    "mcpdesc.prompt-example.arguments",
+    doc=RuleDoc(
+        summary="A prompt example's `arguments` name only declared arguments, and every required one.",
+        rationale=(
+            "The example shows a `prompts/get` call; one with unknown or missing arguments would fail against the "
+            "server."
+        ),
+        bad=fragment(
+            """
+            prompts:
+              - name: summarize
+                arguments:
+                  - name: topic
+                    required: true
+                examples:
+                  weather:
+                    arguments: {subject: weather}
+                    result:
+                      messages:
+                        - role: user
+                          content:
+                            type: text
+                            text: Summarize the weather.
+            """
+        ),
+        good=fragment(
+            """
+            prompts:
+              - name: summarize
+                arguments:
+                  - name: topic
+                    required: true
+                examples:
+                  weather:
+                    arguments: {topic: weather}
+                    result:
+                      messages:
+                        - role: user
+                          content:
+                            type: text
+                            text: Summarize the weather.
+            """
+        ),
+        requirements=("digest §4.8", "digest §2.12"),
+        codes=("prompt-example-unknown-argument", "prompt-example-missing-required-argument"),
+    ),
+)
 def prompt_example_arguments(document: Document) -> Iterator[Finding]:
     for example in examples_of(document, "prompt"):
         declared = _declared_arguments(example.primitive)
@@ -219,7 +444,49 @@ def prompt_example_arguments(document: Document) -> Iterator[Finding]:
                 )
 
 
-@rule("mcpdesc.prompt-example.result")
+@rule(
+    "mcpdesc.prompt-example.result",
+    doc=RuleDoc(
+        summary=(
+            "A prompt example's result is a completed `prompts/get` result: no JSON-RPC envelope and no fields of "
+            "an unfinished request."
+        ),
+        rationale=(
+            "Examples show the result itself; envelope or in-progress fields would be shown as if they were part of it."
+        ),
+        bad=fragment(
+            """
+            prompts:
+              - name: summarize
+                examples:
+                  short:
+                    result:
+                      messages:
+                        - role: user
+                          content:
+                            type: text
+                            text: Summarize this.
+                      id: 7
+            """
+        ),
+        good=fragment(
+            """
+            prompts:
+              - name: summarize
+                examples:
+                  short:
+                    result:
+                      messages:
+                        - role: user
+                          content:
+                            type: text
+                            text: Summarize this.
+            """
+        ),
+        requirements=("digest §4.8", "digest §2.12"),
+        codes=("prompt-example-json-rpc-envelope", "incomplete-prompt-example-result"),
+    ),
+)
 def prompt_example_result(document: Document) -> Iterator[Finding]:
     for example in examples_of(document, "prompt"):
         result = as_object(example.data.get("result"))
@@ -229,7 +496,47 @@ def prompt_example_result(document: Document) -> Iterator[Finding]:
         )
 
 
-@rule("mcp.prompt-example.protocol-shape")
+@rule(
+    "mcp.prompt-example.protocol-shape",
+    doc=RuleDoc(
+        summary=(
+            "A prompt example's result and messages use only what its protocol versions define (`resultType` for "
+            "2026-07-28 only, `_meta` and newer content types from their first version)."
+        ),
+        rationale="A result shaped for another protocol version is not one a client of the declared versions receives.",
+        bad=fragment(
+            """
+            prompts:
+              - name: summarize
+                examples:
+                  short:
+                    result:
+                      messages:
+                        - role: user
+                          content:
+                            type: text
+                            text: Summarize this.
+                      resultType: complete
+            """
+        ),
+        good=fragment(
+            """
+            prompts:
+              - name: summarize
+                examples:
+                  short:
+                    result:
+                      messages:
+                        - role: user
+                          content:
+                            type: text
+                            text: Summarize this.
+            """
+        ),
+        requirements=("digest §4.8", "digest §2.12"),
+        codes=("prompt-example-result-version-mismatch", "prompt-example-content-version-mismatch"),
+    ),
+)
 def prompt_example_shape(document: Document) -> Iterator[Finding]:
     for example in examples_of(document, "prompt"):
         result = as_object(example.data.get("result"))
@@ -264,7 +571,60 @@ def _completion_examples(document: Document) -> Iterator[Example]:
         yield from examples_of(document, kind, "completionExamples")
 
 
-@rule("mcpdesc.completion-example.target")
+@rule(
+    "mcpdesc.completion-example.target",
+    doc=RuleDoc(
+        summary=(
+            "A completion example completes a declared prompt argument or a variable of the template, and its "
+            "`context` names other ones."
+        ),
+        rationale=(
+            "Completions are requested for a named argument; an example for an unknown one documents a request the "
+            "server cannot answer."
+        ),
+        bad=fragment(
+            """
+            prompts:
+              - name: summarize
+                arguments:
+                  - name: topic
+                completionExamples:
+                  topics:
+                    argument:
+                      name: subject
+                      value: we
+                    result:
+                      completion:
+                        values: [weather]
+            """
+        ),
+        good=fragment(
+            """
+            prompts:
+              - name: summarize
+                arguments:
+                  - name: topic
+                completionExamples:
+                  topics:
+                    argument:
+                      name: topic
+                      value: we
+                    result:
+                      completion:
+                        values: [weather]
+            """
+        ),
+        requirements=("digest §4.8", "digest §2.13"),
+        codes=(
+            "prompt-completion-example-unknown-argument",
+            "resource-template-completion-example-unknown-variable",
+            "resource-template-completion-example-invalid-template",
+            "prompt-completion-example-context-unknown-argument",
+            "resource-template-completion-example-context-unknown-variable",
+            "completion-example-duplicate-target-context",
+        ),
+    ),
+)
 def completion_targets(document: Document) -> Iterator[Finding]:
     for example in _completion_examples(document):
         targets, kind = _completion_targets(example.primitive)
@@ -304,7 +664,61 @@ def completion_targets(document: Document) -> Iterator[Finding]:
                 )
 
 
-@rule("mcp.completion-example.protocol-version")
+@rule(
+    "mcp.completion-example.protocol-version",
+    doc=RuleDoc(
+        summary=(
+            "Completion examples appear only where every protocol version in scope has completions (2025-03-26 and "
+            "later; `context` from 2025-06-18), with a result of the versions' shape."
+        ),
+        rationale=(
+            "Completion did not exist before 2025-03-26, and the example's result must be one the declared versions "
+            "return."
+        ),
+        bad=fragment(
+            """
+            protocolVersions: ["2024-11-05", "2025-11-25"]
+            prompts:
+              - name: summarize
+                arguments:
+                  - name: topic
+                completionExamples:
+                  topics:
+                    argument:
+                      name: topic
+                      value: we
+                    result:
+                      completion:
+                        values: [weather]
+            """
+        ),
+        good=fragment(
+            """
+            protocolVersions: ["2025-11-25"]
+            prompts:
+              - name: summarize
+                arguments:
+                  - name: topic
+                completionExamples:
+                  topics:
+                    argument:
+                      name: topic
+                      value: we
+                    result:
+                      completion:
+                        values: [weather]
+            """
+        ),
+        requirements=("digest §4.8", "digest §2.13"),
+        codes=(
+            "completion-example-version-mismatch",
+            "completion-example-context-version-mismatch",
+            "completion-example-result-version-mismatch",
+            "completion-example-json-rpc-envelope",
+            "incomplete-completion-example-result",
+        ),
+    ),
+)
 def completion_versions(document: Document) -> Iterator[Finding]:
     for example in _completion_examples(document):
         scope = example.primitive.scope

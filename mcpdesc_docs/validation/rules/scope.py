@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
+from ...diagnostics import Severity
 from ...kinds import BY_NAME
+from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ...spec.revisions import LEGACY, REVISIONS, describe
 from ..document import Document, as_list, as_object, explicit_scope
@@ -48,7 +50,39 @@ def _outside_parent(
     ]
 
 
-@rule(PROTOCOL_SCOPE_CONSISTENCY, local=True)
+@rule(
+    PROTOCOL_SCOPE_CONSISTENCY,
+    doc=RuleDoc(
+        summary=(
+            "A declaration's own `protocolVersions` lists only revisions of its parent's scope (the root's, or an "
+            "elicitation's primitive's)."
+        ),
+        rationale=(
+            "A scope narrows its parent's; a revision outside it claims support the server as a whole does not declare."
+        ),
+        bad=fragment(
+            """
+            protocolVersions: ["2025-11-25"]
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                protocolVersions: ["2025-06-18"]
+            """
+        ),
+        good=fragment(
+            """
+            protocolVersions: ["2025-06-18", "2025-11-25"]
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                protocolVersions: ["2025-06-18"]
+            """
+        ),
+        requirements=("digest §4.2", "digest §3", "req-elicitation-scope"),
+        codes=("protocol-scope-outside-parent", "invalid-value", "pattern-mismatch", "duplicate-items"),
+    ),
+    local=True,
+)
 def scopes_within_parent(document: Document) -> Iterator[Finding]:
     root = document.root_scope
     for collection, what in (("transports", "transport"), ("capabilities", "capabilities object")):
@@ -94,7 +128,45 @@ class _FirstClaims:
         return other, scope & self._scopes[other]
 
 
-@rule("mcpdesc.primitives.scope-unique")
+@rule(
+    "mcpdesc.primitives.scope-unique",
+    doc=RuleDoc(
+        summary=(
+            "Two tools or prompts with the same name, resources with the same `uri` or templates with the same "
+            "`uriTemplate` have disjoint scopes."
+        ),
+        rationale=(
+            "A client sees one declaration per identity in each protocol version; two that overlap leave it "
+            "undefined which one applies (an omitted scope overlaps every other)."
+        ),
+        bad=fragment(
+            """
+            protocolVersions: ["2025-06-18", "2025-11-25"]
+            tools:
+              - name: search
+                inputSchema: {type: object}
+              - name: search
+                inputSchema: {type: object}
+                description: Search, with filters
+            """
+        ),
+        good=fragment(
+            """
+            protocolVersions: ["2025-06-18", "2025-11-25"]
+            tools:
+              - name: search
+                protocolVersions: ["2025-06-18"]
+                inputSchema: {type: object}
+              - name: search
+                protocolVersions: ["2025-11-25"]
+                inputSchema: {type: object}
+                description: Search, with filters
+            """
+        ),
+        requirements=("digest §4.2",),
+        codes=("primitive-scope-overlap",),
+    ),
+)
 def identities_disjoint(document: Document) -> Iterator[Finding]:
     """Each declaration that overlaps an earlier one of the same identity is reported once,
     against the first one it overlaps."""
@@ -118,7 +190,36 @@ def identities_disjoint(document: Document) -> Iterator[Finding]:
             )
 
 
-@rule("mcpdesc.capabilities.scope-unique")
+@rule(
+    "mcpdesc.capabilities.scope-unique",
+    doc=RuleDoc(
+        summary="No protocol revision is covered by two Capabilities objects.",
+        rationale=(
+            "Capabilities are negotiated per protocol version; two objects for one version contradict or repeat "
+            "each other."
+        ),
+        bad=fragment(
+            """
+            protocolVersions: ["2025-06-18", "2025-11-25"]
+            capabilities:
+              - tools: {}
+              - tools: {listChanged: true}
+            """
+        ),
+        good=fragment(
+            """
+            protocolVersions: ["2025-06-18", "2025-11-25"]
+            capabilities:
+              - protocolVersions: ["2025-06-18"]
+                tools: {}
+              - protocolVersions: ["2025-11-25"]
+                tools: {listChanged: true}
+            """
+        ),
+        requirements=("digest §4.2", "digest §2.6"),
+        codes=("capability-scope-overlap",),
+    ),
+)
 def capabilities_disjoint(document: Document) -> Iterator[Finding]:
     """Each capabilities object that overlaps an earlier one is reported once, against the
     first one it overlaps."""
@@ -135,7 +236,32 @@ def capabilities_disjoint(document: Document) -> Iterator[Finding]:
             )
 
 
-@rule("mcpdesc.transports.coverage")
+@rule(
+    "mcpdesc.transports.coverage",
+    doc=RuleDoc(
+        summary="When `transports` is present, every root protocol revision has at least one transport.",
+        rationale="A revision without a transport is one no client can connect with, though the description claims it.",
+        bad=fragment(
+            """
+            protocolVersions: ["2025-06-18", "2025-11-25"]
+            transports:
+              - type: stdio
+                command: example-server
+                protocolVersions: ["2025-11-25"]
+            """
+        ),
+        good=fragment(
+            """
+            protocolVersions: ["2025-06-18", "2025-11-25"]
+            transports:
+              - type: stdio
+                command: example-server
+            """
+        ),
+        requirements=("digest §4.2", "digest §2.4"),
+        codes=("transport-coverage-gap",),
+    ),
+)
 def transports_cover_root(document: Document) -> Iterator[Finding]:
     transports = document.data.get("transports")
     if not isinstance(transports, list):
@@ -152,7 +278,31 @@ def transports_cover_root(document: Document) -> Iterator[Finding]:
         )
 
 
-@rule("mcpdesc.legacy-protocol.validation-scope")
+@rule(
+    "mcpdesc.legacy-protocol.validation-scope",
+    doc=RuleDoc(
+        summary=(
+            "A description that lists 2024-11-05 or 2025-03-26 is warned that those revisions are checked only in part."
+        ),
+        rationale=(
+            "The format's rules are written for later revisions; for the legacy ones only structure is checked, so "
+            "the warning says so rather than implying full validation."
+        ),
+        bad=fragment(
+            """
+            protocolVersions: ["2025-03-26", "2025-11-25"]
+            """
+        ),
+        good=fragment(
+            """
+            protocolVersions: ["2025-06-18", "2025-11-25"]
+            """
+        ),
+        requirements=("digest §4.2", "req-elicitation-legacy-incomplete"),
+        codes=("legacy-protocol-validation-incomplete",),
+        severity=Severity.WARNING,
+    ),
+)
 def legacy_versions_incomplete(document: Document) -> Iterator[Finding]:
     legacy = [r for r in document.root_scope if r in LEGACY]
     if not legacy:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ...diagnostics import Severity
+from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ..document import Document, as_list, as_object
 from ..registry import Finding, rule
@@ -35,7 +37,39 @@ def _schemes(document: Document) -> dict[str, dict[str, object]]:
     return {name: dict(as_object(value)) for name, value in as_object(document.data.get("securitySchemes")).items()}
 
 
-@rule("mcpdesc.security.scheme-references", local=True)
+@rule(
+    "mcpdesc.security.scheme-references",
+    doc=RuleDoc(
+        summary="Every scheme a security requirement names is declared in `securitySchemes`.",
+        rationale=(
+            "A requirement is resolved through the scheme it names; an undeclared one gives clients no way to "
+            "authenticate."
+        ),
+        bad=fragment(
+            """
+            securitySchemes:
+              token:
+                type: http
+                scheme: bearer
+            security:
+              - bearer: []
+            """
+        ),
+        good=fragment(
+            """
+            securitySchemes:
+              token:
+                type: http
+                scheme: bearer
+            security:
+              - token: []
+            """
+        ),
+        requirements=("digest §4.4", "digest §2.5"),
+        codes=("unknown-security-scheme",),
+    ),
+    local=True,
+)
 def schemes_declared(document: Document) -> Iterator[Finding]:
     schemes = _schemes(document)
     for pointer, scheme, _ in _requirements(document):
@@ -49,7 +83,44 @@ def schemes_declared(document: Document) -> Iterator[Finding]:
             )
 
 
-@rule("mcpdesc.security.scope-unique", local=True)
+@rule(
+    "mcpdesc.security.scope-unique",
+    doc=RuleDoc(
+        summary="A security requirement lists each scope once.",
+        rationale="A repeated scope adds nothing and usually hides a typo in the scope meant.",
+        bad=fragment(
+            """
+            securitySchemes:
+              oauth:
+                type: oauth2
+                flows:
+                  clientCredentials:
+                    tokenUrl: https://example.com/token
+                    scopes:
+                      read: Read documents
+            security:
+              - oauth: [read, read]
+            """
+        ),
+        good=fragment(
+            """
+            securitySchemes:
+              oauth:
+                type: oauth2
+                flows:
+                  clientCredentials:
+                    tokenUrl: https://example.com/token
+                    scopes:
+                      read: Read documents
+            security:
+              - oauth: [read]
+            """
+        ),
+        requirements=("digest §4.4",),
+        codes=("duplicate-security-scope",),
+    ),
+    local=True,
+)
 def scopes_unique(document: Document) -> Iterator[Finding]:
     for pointer, scheme, scopes in _requirements(document):
         seen: set[str] = set()
@@ -65,7 +136,36 @@ def scopes_unique(document: Document) -> Iterator[Finding]:
             seen.add(scope)
 
 
-@rule("mcpdesc.security.non-oauth-scopes", local=True)
+@rule(
+    "mcpdesc.security.non-oauth-scopes",
+    doc=RuleDoc(
+        summary="Requirements of `http` and `apiKey` schemes list no scopes.",
+        rationale="Only OAuth 2 and OpenID Connect have scopes; scopes on another scheme mean nothing to a client.",
+        bad=fragment(
+            """
+            securitySchemes:
+              token:
+                type: http
+                scheme: bearer
+            security:
+              - token: [read]
+            """
+        ),
+        good=fragment(
+            """
+            securitySchemes:
+              token:
+                type: http
+                scheme: bearer
+            security:
+              - token: []
+            """
+        ),
+        requirements=("digest §4.4",),
+        codes=("non-oauth-scope-misuse",),
+    ),
+    local=True,
+)
 def scopes_only_for_oauth(document: Document) -> Iterator[Finding]:
     schemes = _schemes(document)
     for pointer, scheme, scopes in _requirements(document):
@@ -78,7 +178,51 @@ def scopes_only_for_oauth(document: Document) -> Iterator[Finding]:
             )
 
 
-@rule("mcpdesc.security.scope-catalogue", local=True)
+@rule(
+    "mcpdesc.security.scope-catalogue",
+    doc=RuleDoc(
+        summary=(
+            "OAuth 2 scopes a requirement names are listed in a flow of the scheme (OpenID Connect scopes cannot be "
+            "checked)."
+        ),
+        rationale=(
+            "A scope no flow lists is one a client cannot request; it is likely misspelt. Warned, since the server "
+            "may still grant it."
+        ),
+        bad=fragment(
+            """
+            securitySchemes:
+              oauth:
+                type: oauth2
+                flows:
+                  clientCredentials:
+                    tokenUrl: https://example.com/token
+                    scopes:
+                      read: Read documents
+            security:
+              - oauth: [write]
+            """
+        ),
+        good=fragment(
+            """
+            securitySchemes:
+              oauth:
+                type: oauth2
+                flows:
+                  clientCredentials:
+                    tokenUrl: https://example.com/token
+                    scopes:
+                      read: Read documents
+            security:
+              - oauth: [read]
+            """
+        ),
+        requirements=("digest §4.4",),
+        codes=("uncatalogued-oauth-scope",),
+        severity=Severity.WARNING,
+    ),
+    local=True,
+)
 def oauth_scopes_catalogued(document: Document) -> Iterator[Finding]:
     schemes = _schemes(document)
     for pointer, scheme, scopes in _requirements(document):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ..document import Document, Primitive, as_list, as_object
 from ..registry import Finding, rule
@@ -40,7 +41,32 @@ def undeclared_tags(document: Document) -> Iterator[tuple[Primitive, int, str]]:
                 yield primitive, position, tag
 
 
-@rule("mcpdesc.tags.unique")
+@rule(
+    "mcpdesc.tags.unique",
+    doc=RuleDoc(
+        summary="Root tag names are unique.",
+        rationale=(
+            "Primitives refer to tags by name, and each tag becomes one page; two of one name cannot be told apart."
+        ),
+        bad=fragment(
+            """
+            tags:
+              - name: search
+              - name: search
+                description: Search tools
+            """
+        ),
+        good=fragment(
+            """
+            tags:
+              - name: search
+                description: Search tools
+            """
+        ),
+        requirements=("digest §4.4", "digest §2.16"),
+        codes=("duplicate-root-tag",),
+    ),
+)
 def root_tags_unique(document: Document) -> Iterator[Finding]:
     for index, name, first in repeated_tags(document):
         yield Finding.error(
@@ -50,7 +76,39 @@ def root_tags_unique(document: Document) -> Iterator[Finding]:
         )
 
 
-@rule("mcpdesc.tags.references", local=True)
+@rule(
+    "mcpdesc.tags.references",
+    doc=RuleDoc(
+        summary="When root `tags` is present, every tag a primitive lists is declared there.",
+        rationale=(
+            "The root list is the catalogue of tags; a primitive's undeclared tag is usually misspelt and would "
+            "make a page of its own."
+        ),
+        bad=fragment(
+            """
+            tags:
+              - name: search
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                tags: [serach]
+            """
+        ),
+        good=fragment(
+            """
+            tags:
+              - name: search
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                tags: [search]
+            """
+        ),
+        requirements=("digest §4.4", "digest §2.16"),
+        codes=("unknown-tag-reference",),
+    ),
+    local=True,
+)
 def tag_references_declared(document: Document) -> Iterator[Finding]:
     for primitive, position, tag in undeclared_tags(document):
         yield Finding.error(

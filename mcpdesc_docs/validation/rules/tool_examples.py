@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ...spec.revisions import before, describe
 from ..document import Document, Primitive, as_object
@@ -103,7 +104,55 @@ def _check_against(
         )
 
 
-@rule("mcpdesc.tool-example.schema-compatibility")
+@rule(
+    "mcpdesc.tool-example.schema-compatibility",
+    doc=RuleDoc(
+        summary=(
+            "A tool example's `input` (and a successful result's `structuredContent`) validate against the tool's "
+            "input (and output) schema."
+        ),
+        rationale=(
+            "Examples are what readers copy; an input the schema refuses documents a call that fails. Before "
+            "2025-11-25 only part can be checked, with a warning."
+        ),
+        bad=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema:
+                  type: object
+                  properties:
+                    query: {type: string}
+                examples:
+                  weather:
+                    input: {query: 42}
+                    result:
+                      content:
+                        - type: text
+                          text: 3 documents found.
+            """
+        ),
+        good=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema:
+                  type: object
+                  properties:
+                    query: {type: string}
+                examples:
+                  weather:
+                    input: {query: weather}
+                    result:
+                      content:
+                        - type: text
+                          text: 3 documents found.
+            """
+        ),
+        requirements=("digest §4.8", "digest §2.8"),
+        codes=("tool-example-schema-mismatch", "incomplete-tool-example-validation"),
+    ),
+)
 def schema_compatibility(document: Document) -> Iterator[Finding]:
     for example in tool_examples(document):
         if "input" in example.data:
@@ -122,7 +171,56 @@ def schema_compatibility(document: Document) -> Iterator[Finding]:
             )
 
 
-@rule("mcp.tool-example.result.protocol-shape")
+@rule(
+    "mcp.tool-example.result.protocol-shape",
+    doc=RuleDoc(
+        summary=(
+            "A tool example's result has the shape its protocol versions define: `resultType: complete` for "
+            "2026-07-28 only, `structuredContent` from 2025-06-18 (an object before 2026)."
+        ),
+        rationale=(
+            "A result of another version's shape is not one a client of the declared versions receives; split the "
+            "declaration by scope if needed."
+        ),
+        bad=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema:
+                  type: object
+                  properties:
+                    query: {type: string}
+                examples:
+                  weather:
+                    input: {query: weather}
+                    result:
+                      content:
+                        - type: text
+                          text: 3 documents found.
+                      resultType: complete
+            """
+        ),
+        good=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema:
+                  type: object
+                  properties:
+                    query: {type: string}
+                examples:
+                  weather:
+                    input: {query: weather}
+                    result:
+                      content:
+                        - type: text
+                          text: 3 documents found.
+            """
+        ),
+        requirements=("digest §4.8", "digest §2.8"),
+        codes=("tool-example-result-version-mismatch",),
+    ),
+)
 def result_shape(document: Document) -> Iterator[Finding]:
     code = "tool-example-result-version-mismatch"
     for example in tool_examples(document):
@@ -148,7 +246,58 @@ def result_shape(document: Document) -> Iterator[Finding]:
                 )
 
 
-@rule("mcp.tool-example.content.protocol-shape")
+@rule(
+    "mcp.tool-example.content.protocol-shape",
+    doc=RuleDoc(
+        summary=(
+            "Content blocks in a tool example use only what the protocol versions in scope define (audio, resource "
+            "links, `_meta`, icons, `lastModified`)."
+        ),
+        rationale=(
+            "Content types and fields arrived with particular versions; a block a version lacks is one its clients "
+            "cannot show."
+        ),
+        bad=fragment(
+            """
+            protocolVersions: ["2025-03-26"]
+            tools:
+              - name: search
+                inputSchema:
+                  type: object
+                  properties:
+                    query: {type: string}
+                examples:
+                  weather:
+                    input: {query: weather}
+                    result:
+                      content:
+                        - type: resource_link
+                          uri: file:///README.md
+                          name: readme
+            """
+        ),
+        good=fragment(
+            """
+            protocolVersions: ["2025-03-26"]
+            tools:
+              - name: search
+                inputSchema:
+                  type: object
+                  properties:
+                    query: {type: string}
+                examples:
+                  weather:
+                    input: {query: weather}
+                    result:
+                      content:
+                        - type: text
+                          text: See file:///README.md
+            """
+        ),
+        requirements=("digest §4.8", "digest §2.8"),
+        codes=("tool-example-content-version-mismatch",),
+    ),
+)
 def content_shape(document: Document) -> Iterator[Finding]:
     for example in tool_examples(document):
         result = as_object(example.data.get("result"))
@@ -162,7 +311,53 @@ def content_shape(document: Document) -> Iterator[Finding]:
             )
 
 
-@rule("mcpdesc.tool-example.completed")
+@rule(
+    "mcpdesc.tool-example.completed",
+    doc=RuleDoc(
+        summary=(
+            "A tool example's result is a completed tool result with `content`: no JSON-RPC envelope and no fields "
+            "of an unfinished request."
+        ),
+        rationale="Examples show the result itself, as a client receives it once the call is done.",
+        bad=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema:
+                  type: object
+                  properties:
+                    query: {type: string}
+                examples:
+                  weather:
+                    input: {query: weather}
+                    result:
+                      content:
+                        - type: text
+                          text: 3 documents found.
+                      jsonrpc: "2.0"
+            """
+        ),
+        good=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema:
+                  type: object
+                  properties:
+                    query: {type: string}
+                examples:
+                  weather:
+                    input: {query: weather}
+                    result:
+                      content:
+                        - type: text
+                          text: 3 documents found.
+            """
+        ),
+        requirements=("digest §4.8", "digest §2.8"),
+        codes=("tool-example-json-rpc-envelope", "incomplete-tool-example-result", "tool-example-content-missing"),
+    ),
+)
 def completed_result(document: Document) -> Iterator[Finding]:
     for example in tool_examples(document):
         result = as_object(example.data.get("result"))
@@ -178,7 +373,59 @@ def completed_result(document: Document) -> Iterator[Finding]:
             )
 
 
-@rule("mcpdesc.tool-example.result-consistency")
+@rule(
+    "mcpdesc.tool-example.result-consistency",
+    doc=RuleDoc(
+        summary=(
+            "An error result (`isError: true`) carries no `structuredContent`, and a successful one has it when the "
+            "tool declares an `outputSchema`."
+        ),
+        rationale=(
+            "Structured content is the typed success value the output schema describes; an error has none, and a "
+            "success without it contradicts the schema."
+        ),
+        bad=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                outputSchema:
+                  type: object
+                  properties:
+                    hits: {type: integer}
+                examples:
+                  weather:
+                    input: {}
+                    result:
+                      content:
+                        - type: text
+                          text: 3 documents found.
+            """
+        ),
+        good=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                outputSchema:
+                  type: object
+                  properties:
+                    hits: {type: integer}
+                examples:
+                  weather:
+                    input: {}
+                    result:
+                      content:
+                        - type: text
+                          text: 3 documents found.
+                      structuredContent:
+                        hits: 3
+            """
+        ),
+        requirements=("digest §4.8", "digest §2.8"),
+        codes=("structured-tool-error-example", "missing-tool-example-structured-content"),
+    ),
+)
 def result_consistency(document: Document) -> Iterator[Finding]:
     for example in tool_examples(document):
         result = as_object(example.data.get("result"))

@@ -7,11 +7,14 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from ...diagnostics import Severity
+from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ...spec.revisions import before, describe, outside
 from ..document import Document, Primitive
 from ..memo import ByObject
 from ..registry import Finding, rule
+from ..rule_ids import TOOL_SCHEMA_VALID
 
 DIALECT_FLOOR = "2025-11-25"
 """Tool schemas have a dialect (default 2020-12) from this protocol version on."""
@@ -40,7 +43,37 @@ def _modern(tool: Primitive) -> bool:
     return any(revision >= DIALECT_FLOOR for revision in tool.scope)
 
 
-@rule("mcp.tool.schema-dialect", local=True)
+@rule(
+    "mcp.tool.schema-dialect",
+    doc=RuleDoc(
+        summary=(
+            "A tool schema's `$schema`, where protocol versions from 2025-11-25 read it, names a supported dialect "
+            "(JSON Schema 2020-12 or draft-07)."
+        ),
+        rationale="The dialect decides how the schema is read; one no client knows leaves the arguments undefined.",
+        bad=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema:
+                  $schema: https://json-schema.org/draft/2019-09/schema
+                  type: object
+            """
+        ),
+        good=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema:
+                  $schema: https://json-schema.org/draft/2020-12/schema
+                  type: object
+            """
+        ),
+        requirements=("digest §4.7", "digest §2.7"),
+        codes=("unsupported-tool-schema-dialect",),
+    ),
+    local=True,
+)
 def schema_dialect(document: Document) -> Iterator[Finding]:
     for tool, member, pointer, schema in tool_schemas(document):
         if not _modern(tool) or not isinstance(schema, Mapping) or "$schema" not in schema:
@@ -55,7 +88,39 @@ def schema_dialect(document: Document) -> Iterator[Finding]:
             )
 
 
-@rule("mcp.tool.schema-valid", local=True)
+@rule(
+    TOOL_SCHEMA_VALID,
+    doc=RuleDoc(
+        summary="A tool's input and output schemas are valid JSON Schemas in their dialect.",
+        rationale=(
+            "Clients validate arguments and results against these schemas; an invalid one fails there, or validates "
+            "nothing."
+        ),
+        bad=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema:
+                  type: object
+                  properties:
+                    limit: {type: count}
+            """
+        ),
+        good=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema:
+                  type: object
+                  properties:
+                    limit: {type: integer}
+            """
+        ),
+        requirements=("digest §4.7", "digest §2.7"),
+        codes=("invalid-tool-schema", "unchecked-tool-schema"),
+    ),
+    local=True,
+)
 def schema_valid(document: Document) -> Iterator[Finding]:
     for tool, member, pointer, schema in tool_schemas(document):
         if not _modern(tool):
@@ -75,7 +140,35 @@ def schema_valid(document: Document) -> Iterator[Finding]:
             )
 
 
-@rule("mcp.tool.schema-dialect.protocol-version", local=True)
+@rule(
+    "mcp.tool.schema-dialect.protocol-version",
+    doc=RuleDoc(
+        summary="A tool schema carries `$schema` only when every protocol version in scope is 2025-11-25 or later.",
+        rationale="Before 2025-11-25 tool schemas have no declared dialect; a `$schema` there is read by no client.",
+        bad=fragment(
+            """
+            protocolVersions: ["2025-06-18"]
+            tools:
+              - name: search
+                inputSchema:
+                  $schema: https://json-schema.org/draft/2020-12/schema
+                  type: object
+            """
+        ),
+        good=fragment(
+            """
+            protocolVersions: ["2025-06-18"]
+            tools:
+              - name: search
+                inputSchema:
+                  type: object
+            """
+        ),
+        requirements=("digest §4.7", "digest §2.7"),
+        codes=("field-not-supported-by-version",),
+    ),
+    local=True,
+)
 def dialect_before_floor(document: Document) -> Iterator[Finding]:
     for tool, member, pointer, schema in tool_schemas(document):
         early = before(tool.scope, DIALECT_FLOOR)
@@ -88,7 +181,42 @@ def dialect_before_floor(document: Document) -> Iterator[Finding]:
             )
 
 
-@rule("mcp.tool.legacy-schema-shape", local=True)
+@rule(
+    "mcp.tool.legacy-schema-shape",
+    doc=RuleDoc(
+        summary=(
+            "Before 2025-11-25, a tool schema's `properties` is an object of objects and `required` an array of "
+            "strings."
+        ),
+        rationale=(
+            "Those versions define no schema dialect, so only this shape is checked; clients rely on it to read the "
+            "arguments."
+        ),
+        bad=fragment(
+            """
+            protocolVersions: ["2025-06-18"]
+            tools:
+              - name: search
+                inputSchema:
+                  type: object
+                  required: query
+            """
+        ),
+        good=fragment(
+            """
+            protocolVersions: ["2025-06-18"]
+            tools:
+              - name: search
+                inputSchema:
+                  type: object
+                  required: [query]
+            """
+        ),
+        requirements=("digest §4.7", "digest §2.7"),
+        codes=("invalid-legacy-tool-schema-shape",),
+    ),
+    local=True,
+)
 def legacy_shape(document: Document) -> Iterator[Finding]:
     for tool, member, pointer, schema in tool_schemas(document):
         early = before(tool.scope, DIALECT_FLOOR)
@@ -116,7 +244,46 @@ def _all_mappings(values: Iterable[object]) -> bool:
     return all(type(value) is dict or isinstance(value, Mapping) for value in values)
 
 
-@rule("mcp.tool.schema.external-ref", local=True)
+@rule(
+    "mcp.tool.schema.external-ref",
+    doc=RuleDoc(
+        summary=(
+            "A tool schema's `$ref` points inside the schema (`#...`); an external one is kept but cannot be checked."
+        ),
+        rationale=(
+            "Validation never fetches anything, so an external reference leaves part of the schema unchecked; "
+            "prefer local `$defs`."
+        ),
+        bad=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema:
+                  type: object
+                  properties:
+                    query:
+                      $ref: https://example.com/schemas/query.json
+            """
+        ),
+        good=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema:
+                  type: object
+                  $defs:
+                    query: {type: string}
+                  properties:
+                    query:
+                      $ref: "#/$defs/query"
+            """
+        ),
+        requirements=("digest §4.7",),
+        codes=("unresolved-external-tool-schema-reference",),
+        severity=Severity.WARNING,
+    ),
+    local=True,
+)
 def external_references(document: Document) -> Iterator[Finding]:
     for tool, member, pointer, schema in tool_schemas(document):
         for at, ref in document.compiled_schema(schema).external_refs:
@@ -173,7 +340,48 @@ def _header_sites(schema: object, pointer: str) -> list[tuple[str, Mapping[str, 
     return [(_pointer(pointer, at), holder, reachable) for at, holder, reachable in _header_paths_of(schema)]
 
 
-@rule("mcp.tool.x-mcp-header", local=True)
+@rule(
+    "mcp.tool.x-mcp-header",
+    doc=RuleDoc(
+        summary=(
+            "`x-mcp-header` (2026-07-28 only) is a unique HTTP field-name token on a string, integer or boolean "
+            "property reached from the root through `properties` only."
+        ),
+        rationale=(
+            "The header mirrors an argument into an HTTP header; an invalid token, a duplicate or an unreachable "
+            "property cannot be mirrored."
+        ),
+        bad=fragment(
+            """
+            protocolVersions: ["2026-07-28"]
+            tools:
+              - name: search
+                inputSchema:
+                  type: object
+                  properties:
+                    region:
+                      type: string
+                      x-mcp-header: "Region Name"
+            """
+        ),
+        good=fragment(
+            """
+            protocolVersions: ["2026-07-28"]
+            tools:
+              - name: search
+                inputSchema:
+                  type: object
+                  properties:
+                    region:
+                      type: string
+                      x-mcp-header: Region-Name
+            """
+        ),
+        requirements=("digest §4.7", "digest §2.7"),
+        codes=("invalid-x-mcp-header", "duplicate-x-mcp-header", "field-not-supported-by-version"),
+    ),
+    local=True,
+)
 def mcp_header(document: Document) -> Iterator[Finding]:
     # A schema is walked once, however many tools refer to it (by where it lives): walking a
     # shared component once per tool was its size times the tools (2,000 tools and one

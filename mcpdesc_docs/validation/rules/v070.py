@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...kinds import KINDS
+from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ...spec.versions import SPEC_0_7_0
 from ..document import Document
@@ -13,7 +14,31 @@ from ..registry import Finding, rule
 from .tags import repeated_tags, undeclared_tags
 
 
-@rule("mcpdesc07.tags.unique", formats=(SPEC_0_7_0,))
+@rule(
+    "mcpdesc07.tags.unique",
+    doc=RuleDoc(
+        summary="In a 0.7.0 description, root tag names are unique.",
+        rationale="0.7.0 requires it: primitives refer to tags by name, and each tag becomes one page.",
+        bad=fragment(
+            """
+            tags:
+              - name: search
+              - name: search
+                description: Search tools
+            """
+        ),
+        good=fragment(
+            """
+            tags:
+              - name: search
+              - name: admin
+            """
+        ),
+        requirements=("digest §6 (0.7.0)",),
+        codes=("duplicate-root-tag",),
+    ),
+    formats=(SPEC_0_7_0,),
+)
 def tag_names_unique(document: Document) -> Iterator[Finding]:
     for index, name, _ in repeated_tags(document):
         yield Finding.error(
@@ -23,7 +48,36 @@ def tag_names_unique(document: Document) -> Iterator[Finding]:
         )
 
 
-@rule("mcpdesc07.tags.references", formats=(SPEC_0_7_0,))
+@rule(
+    "mcpdesc07.tags.references",
+    doc=RuleDoc(
+        summary="In a 0.7.0 description with root `tags`, every tag a primitive lists is declared there.",
+        rationale="0.7.0's root list declares all valid tags; an undeclared one is usually misspelt.",
+        bad=fragment(
+            """
+            tags:
+              - name: search
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                tags: [serach]
+            """
+        ),
+        good=fragment(
+            """
+            tags:
+              - name: search
+            tools:
+              - name: search
+                inputSchema: {type: object}
+                tags: [search]
+            """
+        ),
+        requirements=("digest §6 (0.7.0)",),
+        codes=("unknown-tag-reference",),
+    ),
+    formats=(SPEC_0_7_0,),
+)
 def tag_references(document: Document) -> Iterator[Finding]:
     for primitive, position, tag in undeclared_tags(document):
         yield Finding.error(
@@ -33,7 +87,37 @@ def tag_references(document: Document) -> Iterator[Finding]:
         )
 
 
-@rule("mcpdesc07.primitives.unique", formats=(SPEC_0_7_0,))
+@rule(
+    "mcpdesc07.primitives.unique",
+    doc=RuleDoc(
+        summary=(
+            "In a 0.7.0 description, tools and prompts have distinct names, resources distinct URIs and templates "
+            "distinct URI templates."
+        ),
+        rationale="0.7.0 has no protocol scopes to tell two declarations apart, so one identity may be declared once.",
+        bad=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema: {type: object}
+              - name: search
+                inputSchema: {type: object}
+            """
+        ),
+        good=fragment(
+            """
+            tools:
+              - name: search
+                inputSchema: {type: object}
+              - name: search_all
+                inputSchema: {type: object}
+            """
+        ),
+        requirements=("digest §6 (0.7.0)",),
+        codes=("duplicate-primitive",),
+    ),
+    formats=(SPEC_0_7_0,),
+)
 def primitives_unique(document: Document) -> Iterator[Finding]:
     for kind in KINDS:
         seen: set[str] = set()
