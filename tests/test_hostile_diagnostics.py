@@ -38,7 +38,8 @@ from mcpdesc_docs.diagnostics import (
     shown,
 )
 from mcpdesc_docs.validation import document as document_module
-from mcpdesc_docs.validation.registry import MAX_FINDINGS, Finding, Rule
+from mcpdesc_docs.validation.findings import MAX_FINDINGS, Finding
+from mcpdesc_docs.validation.registry import Rule
 from mcpdesc_docs.validation.rules import tool_schemas as tool_schemas_module
 from mcpdesc_docs.validation.schema_keywords import all_unique
 from mcpdesc_docs.validation.validator import check_document

@@ -9,7 +9,8 @@ from collections.abc import Iterator
 
 from ...source import pointer as jp
 from ..document import Document, as_list, as_object
-from ..registry import Finding, rule
+from ..findings import Finding
+from ..registry import rule
 from ..suggest import closest
 
 EMPTY_VALUE = "mcpdesc-docs.empty-value"

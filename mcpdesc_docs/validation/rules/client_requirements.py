@@ -9,7 +9,8 @@ from typing import Any
 from ...source import pointer as jp
 from ...spec.revisions import describe
 from ..document import Document, Primitive, as_object
-from ..registry import Finding, rule
+from ..findings import Finding
+from ..registry import rule
 from ..suggest import did_you_mean
 
 KNOWN = ("roots", "sampling", "elicitation", "tasks", "extensions", "experimental")

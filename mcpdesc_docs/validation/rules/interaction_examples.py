@@ -11,7 +11,8 @@ from typing import Any
 from ...source import pointer as jp
 from ...spec.revisions import before, describe
 from ..document import Document, as_list, as_object
-from ..registry import Finding, rule
+from ..findings import Finding
+from ..registry import rule
 from .results import Example, examples_of
 
 

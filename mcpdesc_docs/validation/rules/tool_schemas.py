@@ -10,8 +10,9 @@ from typing import Any
 from ...source import pointer as jp
 from ...spec.revisions import before, describe, outside
 from ..document import Document, Primitive
+from ..findings import Finding
 from ..memo import ByObject
-from ..registry import Finding, rule
+from ..registry import rule
 
 DIALECT_FLOOR = "2025-11-25"
 """Tool schemas have a dialect (default 2020-12) from this protocol version on."""
