@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from . import __version__
@@ -137,82 +137,115 @@ def _silence_stdout() -> None:
         pass
 
 
+def _validate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .commands import validate
+
+    return validate.run(options.path, strict=options.strict, output_format=options.output_format, out=out)
+
+
+def _build(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .commands import build
+
+    return build.run(
+        options.path,
+        site_dir=options.site_dir,
+        strict=options.strict,
+        output_format=options.output_format,
+        out=out,
+        err=err,
+    )
+
+
+def _serve(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .commands import serve
+
+    return serve.run(
+        options.path,
+        host=options.host,
+        port=options.port,
+        open_browser=options.open_browser,
+        out=out,
+        err=err,
+    )
+
+
+def _deploy(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .commands import deploy
+
+    return deploy.run(
+        options.path,
+        remote=options.remote,
+        branch=options.branch,
+        message=options.message,
+        push=options.push,
+        force=options.force,
+        out=out,
+        err=err,
+    )
+
+
+def _migrate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .commands import migrate
+
+    return migrate.run(
+        options.file,
+        output=options.output,
+        target=options.target,
+        protocol_versions=options.protocol_versions,
+        out=out,
+        err=err,
+    )
+
+
+def _describe(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .commands import describe
+
+    return describe.run(
+        stdio=options.stdio,
+        url=options.url,
+        headers=options.headers,
+        output=options.output,
+        check=options.check,
+        update=options.update,
+        timeout=options.timeout,
+        out=out,
+        err=err,
+        protocol_versions=options.protocol_versions,
+        all_versions=options.all_versions,
+    )
+
+
+def _rules(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .commands import rules
+
+    return rules.run(options.rule_id, as_markdown=options.markdown, out=out)
+
+
+def _new(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .commands import new
+
+    return new.run(options.directory, err=err)
+
+
+# Each command's module is imported only when it runs: `validate` need not load the dev
+# server, git plumbing or the MCP SDK.
+_COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO], int]] = {
+    "validate": _validate,
+    "build": _build,
+    "serve": _serve,
+    "gh-deploy": _deploy,
+    "migrate": _migrate,
+    "describe": _describe,
+    "rules": _rules,
+    "new": _new,
+}
+
+
 def _dispatch(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    if options.command == "validate":
-        from .commands import validate
-
-        return validate.run(options.path, strict=options.strict, output_format=options.output_format, out=out)
-    if options.command == "build":
-        from .commands import build
-
-        return build.run(
-            options.path,
-            site_dir=options.site_dir,
-            strict=options.strict,
-            output_format=options.output_format,
-            out=out,
-            err=err,
-        )
-    if options.command == "serve":
-        from .commands import serve
-
-        return serve.run(
-            options.path,
-            host=options.host,
-            port=options.port,
-            open_browser=options.open_browser,
-            out=out,
-            err=err,
-        )
-    if options.command == "gh-deploy":
-        from .commands import deploy
-
-        return deploy.run(
-            options.path,
-            remote=options.remote,
-            branch=options.branch,
-            message=options.message,
-            push=options.push,
-            force=options.force,
-            out=out,
-            err=err,
-        )
-    if options.command == "migrate":
-        from .commands import migrate
-
-        return migrate.run(
-            options.file,
-            output=options.output,
-            target=options.target,
-            protocol_versions=options.protocol_versions,
-            out=out,
-            err=err,
-        )
-    if options.command == "describe":
-        from .commands import describe
-
-        return describe.run(
-            stdio=options.stdio,
-            url=options.url,
-            headers=options.headers,
-            output=options.output,
-            check=options.check,
-            update=options.update,
-            timeout=options.timeout,
-            out=out,
-            err=err,
-            protocol_versions=options.protocol_versions,
-            all_versions=options.all_versions,
-        )
-    if options.command == "rules":
-        from .commands import rules
-
-        return rules.run(options.rule_id, as_markdown=options.markdown, out=out)
-    if options.command == "new":
-        from .commands import new
-
-        return new.run(options.directory, err=err)
-    raise UsageError(f"unknown command {options.command!r}")
+    command = _COMMANDS.get(options.command)
+    if command is None:
+        raise UsageError(f"unknown command {options.command!r}")
+    return command(options, out, err)
 
 
 def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:

@@ -1,14 +1,28 @@
 """Suite-wide setup: compiled templates are cached in a directory of the test session's
-own, so tests neither read nor fill the user's cache (child processes inherit it)."""
+own, so tests neither read nor fill the user's cache (child processes inherit it);
+hypothesis runs the same cases every time; markers sort the tests into the quick loop and
+the rest; the sample site is built once per session."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from mcpdesc_docs.render.template_cache import CACHE_DIR_VARIABLE
+
+# The suite's cases are the same on every run and on every machine: derandomized, with no
+# example database (two runs at once would share one, and replay each other's cases), no
+# per-case deadline and no "too slow" health check (both measure wall-clock time, which a
+# loaded machine stretches). `MCPDESC_HYPOTHESIS=explore` draws new cases for a long run.
+settings.register_profile(
+    "suite", derandomize=True, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile("explore", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("MCPDESC_HYPOTHESIS", "suite"))
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -28,3 +42,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="rewrite tests/golden/*.out from the current output instead of comparing with it",
     )
+
+
+@pytest.fixture(scope="session")
+def sample_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample project built once for the session, for tests that only read the site."""
+    from .sites import SAMPLE_DIR, build
+
+    out = tmp_path_factory.mktemp("sample") / "site"
+    code, stdout, stderr = build(SAMPLE_DIR, out)
+    assert code == 0, stdout + stderr
+    return out

@@ -9,6 +9,11 @@ from typing import Any
 from mcpdesc_docs.diagnostics import Diagnostic
 from mcpdesc_docs.validation.validator import check_document
 
+PATIENCE = 60.0
+"""Seconds a test waits for something that happens at once (a server starting, a thread
+ending, a reply on loopback) before taking it for hung. Long on purpose: a loaded machine
+can stall a process for seconds, and a test must not fail for it (no test measures speed)."""
+
 VERSIONS = ("0.9.0", "0.8.0")
 
 

@@ -157,3 +157,44 @@ def test_only_describe_uses_the_mcp_sdk_and_its_http_client():
         if external_imports(tree) & {"mcp", "mcp_types", "httpx2", "anyio"} and name.split(".")[0] != "describe"
     )
     assert users == []
+
+
+def import_cycles() -> list[list[str]]:
+    """Every set of modules that import one another round a loop (Tarjan's strongly connected
+    components, with type-only and function-local imports counted: a loop of any kind means
+    neither module can be read, or moved, without the other)."""
+    graph = {name: sorted(t for t in imported(name, tree) if t != name) for name, tree in MODULES}
+    order: dict[str, int] = {}
+    lowest: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(name: str) -> None:
+        order[name] = lowest[name] = len(order)
+        stack.append(name)
+        for target in graph[name]:
+            if target not in graph:
+                continue
+            if target not in order:
+                visit(target)
+                lowest[name] = min(lowest[name], lowest[target])
+            elif target in stack:
+                lowest[name] = min(lowest[name], order[target])
+        if lowest[name] == order[name]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == name:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for name in sorted(graph):
+        if name not in order:
+            visit(name)
+    return cycles
+
+
+def test_no_modules_import_each_other() -> None:
+    assert import_cycles() == []

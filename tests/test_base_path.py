@@ -14,6 +14,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 from bs4 import BeautifulSoup
 
+from .helpers import PATIENCE
 from .sites import SAMPLE, build, load_data
 
 PREFIX = "/repo/"
@@ -53,7 +54,7 @@ def pages_server(site: Path) -> Iterator[str]:
 
 def fetch(url: str) -> tuple[int, bytes]:
     try:
-        with urllib.request.urlopen(url, timeout=5) as response:
+        with urllib.request.urlopen(url, timeout=PATIENCE) as response:
             return response.status, response.read()
     except urllib.error.HTTPError as error:
         return error.code, error.read()

@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from .browser import chromium, tab_at
 from .helpers import base_document
-from .sites import SAMPLE_DIR, build
+from .sites import build
 from .test_code_and_toc import nested_schema
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
@@ -21,14 +21,6 @@ WIDTHS = [360, 390, 768, 1280]
 THEMES = ["light", "dark"]
 WIDE = 1200
 """From this width the table of contents stands beside the page (mcpdesc.css)."""
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("reading") / "site"
-    code, stdout, stderr = build(SAMPLE_DIR, out)
-    assert code == 0, stdout + stderr
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -50,8 +42,8 @@ def width_of(page: Page) -> int:
     return int(size["width"])
 
 
-def test_search_results_are_on_screen(tab: Page, site: Path) -> None:
-    tab.goto((site / "tools" / "create_ticket.html").as_uri())
+def test_search_results_are_on_screen(tab: Page, sample_site: Path) -> None:
+    tab.goto((sample_site / "tools" / "create_ticket.html").as_uri())
     opener = tab.locator("[data-search-open]")
     if width_of(tab) <= 860:
         # Narrow: a button in the header opens search over the whole screen.
@@ -78,8 +70,8 @@ def test_search_results_are_on_screen(tab: Page, site: Path) -> None:
         assert opener.get_attribute("aria-expanded") == "false"
 
 
-def test_the_table_of_contents_stands_beside_the_page_or_folds_into_it(tab: Page, site: Path) -> None:
-    tab.goto((site / "tools" / "escalate_ticket.html").as_uri())
+def test_the_table_of_contents_stands_beside_the_page_or_folds_into_it(tab: Page, sample_site: Path) -> None:
+    tab.goto((sample_site / "tools" / "escalate_ticket.html").as_uri())
     toc = tab.locator("nav[data-toc]")
     fold = toc.locator("details")
     link = toc.locator('a[href="#elicitation-choose_team"]')
@@ -107,9 +99,9 @@ def test_the_table_of_contents_stands_beside_the_page_or_folds_into_it(tab: Page
         expect(toc.locator("a[aria-current]")).to_have_attribute("href", "#elicitation-choose_team")
 
 
-def test_every_code_block_has_a_copy_button_that_copies_it(tab: Page, site: Path) -> None:
+def test_every_code_block_has_a_copy_button_that_copies_it(tab: Page, sample_site: Path) -> None:
     tab.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    tab.goto((site / "tools" / "create_ticket.html").as_uri())
+    tab.goto((sample_site / "tools" / "create_ticket.html").as_uri())
     blocks = tab.locator("main pre")
     assert blocks.count() > 5
     assert tab.locator("main .code-block > button[data-copy]").count() == blocks.count()
@@ -130,11 +122,11 @@ def test_every_code_block_has_a_copy_button_that_copies_it(tab: Page, site: Path
 
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("path", ["index.html", "tools/create_ticket.html", "tags/tickets.html"])
-def test_axe_is_clean_on_a_phone(browser: Browser, site: Path, path: str, theme: str) -> None:
+def test_axe_is_clean_on_a_phone(browser: Browser, sample_site: Path, path: str, theme: str) -> None:
     # axe is injected as an inline script, which the pages' Content-Security-Policy refuses.
     context = browser.new_context(viewport={"width": 360, "height": 800}, color_scheme=theme, bypass_csp=True)
     page = context.new_page()
-    page.goto((site / path).as_uri())
+    page.goto((sample_site / path).as_uri())
     page.click("[data-search-open]")
     page.keyboard.type("ticket")
     page.locator("[data-search-results] a").first.wait_for()
@@ -173,8 +165,8 @@ def results_of(page: Page, query: str) -> list[str]:
     return page.locator("[data-search-results] a .search-title").all_inner_texts()
 
 
-def test_search_forgives_typos_completes_prefixes_and_puts_a_name_first(tab: Page, site: Path) -> None:
-    tab.goto((site / "index.html").as_uri())
+def test_search_forgives_typos_completes_prefixes_and_puts_a_name_first(tab: Page, sample_site: Path) -> None:
+    tab.goto((sample_site / "index.html").as_uri())
     assert results_of(tab, "escalte tiket")[0] == "Escalate ticket"  # two typos
     completed = results_of(tab, "escal")  # a prefix: names that start so come first
     assert completed[0].lower().startswith("escal")
@@ -183,8 +175,8 @@ def test_search_forgives_typos_completes_prefixes_and_puts_a_name_first(tab: Pag
     assert results_of(tab, "customer")[0] == "customer"
 
 
-def test_search_finds_form_fields_and_scopes_and_marks_the_match(tab: Page, site: Path) -> None:
-    tab.goto((site / "index.html").as_uri())
+def test_search_finds_form_fields_and_scopes_and_marks_the_match(tab: Page, sample_site: Path) -> None:
+    tab.goto((sample_site / "index.html").as_uri())
     assert "team" in results_of(tab, "team")
     kinds = tab.locator("[data-search-results] a .search-kind").all_inner_texts()
     assert any(k.startswith("Form field of elicitation choose_team") for k in kinds)
@@ -204,10 +196,10 @@ def test_search_finds_form_fields_and_scopes_and_marks_the_match(tab: Page, site
     assert tab.locator("main mark").count() == marks.count()  # only inside the card
 
 
-def test_pages_fit_the_screen_and_the_form_preview_never_submits(tab: Page, site: Path) -> None:
+def test_pages_fit_the_screen_and_the_form_preview_never_submits(tab: Page, sample_site: Path) -> None:
     # Identifiers break between words (sidebar, phone tables) instead of widening the page.
     for path in ("index.html", "tools/search_tickets.html", "prompts/triage.html", "tools/escalate_ticket.html"):
-        tab.goto((site / path).as_uri())
+        tab.goto((sample_site / path).as_uri())
         assert tab.evaluate("document.documentElement.scrollWidth") <= width_of(tab), path
     url = tab.url
     form = tab.locator("#elicitation-choose_team form[data-form-preview]")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import shutil
 import threading
-import time
 from pathlib import Path
 
 from playwright.sync_api import expect
@@ -14,6 +13,7 @@ from mcpdesc_docs.devserver.project import ProjectBuilder
 from mcpdesc_docs.devserver.server import DevServer
 
 from .browser import chromium
+from .helpers import PATIENCE
 from .sites import SAMPLE_DIR
 
 
@@ -47,16 +47,13 @@ def test_tool_page_reloads_with_the_new_title_without_a_click(tmp_path):
             assert page.locator("h1").inner_text() == "Search tickets"
             page.evaluate("window.__beforeReload = true")
             description = project / "helpdesk.mcpdesc.yaml"
-            edited = time.monotonic()
             description.write_text(
                 description.read_text().replace("    title: Search tickets\n", "    title: Find tickets fast\n", 1)
             )
-            expect(page.locator("h1")).to_have_text("Find tickets fast", timeout=2000)
-            elapsed = time.monotonic() - edited
+            expect(page.locator("h1")).to_have_text("Find tickets fast", timeout=PATIENCE * 1000)
             assert page.evaluate("window.__beforeReload === undefined")  # a reload, not a patch
-            assert elapsed < 2.0
     finally:
         server.close()
         if watcher is not None:
-            watcher.join(timeout=2)
+            watcher.join(timeout=PATIENCE)
             assert not watcher.is_alive()

@@ -13,7 +13,6 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from .browser import chromium
-from .sites import SAMPLE_DIR, build
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 
@@ -24,16 +23,8 @@ class QuietHandler(SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("browser") / "site"
-    code, stdout, stderr = build(SAMPLE_DIR, out)
-    assert code == 0, stdout + stderr
-    return out
-
-
-@pytest.fixture(scope="module")
-def http_root(site: Path) -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site)))
+def http_root(sample_site: Path) -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(sample_site)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}/"
@@ -48,8 +39,8 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture(params=["http", "file"])
-def root(request: pytest.FixtureRequest, site: Path, http_root: str) -> str:
-    return http_root if request.param == "http" else site.as_uri() + "/"
+def root(request: pytest.FixtureRequest, sample_site: Path, http_root: str) -> str:
+    return http_root if request.param == "http" else sample_site.as_uri() + "/"
 
 
 @pytest.fixture
@@ -69,11 +60,11 @@ def page(browser: Browser) -> Iterator[Page]:
     assert problems == []  # no console error, script error or failed request on any page
 
 
-def test_navigation_reaches_every_primitive_page(page: Page, root: str, site: Path) -> None:
+def test_navigation_reaches_every_primitive_page(page: Page, root: str, sample_site: Path) -> None:
     expected = {
-        p.relative_to(site).as_posix()
+        p.relative_to(sample_site).as_posix()
         for d in ("tools", "resources", "resource-templates", "prompts")
-        for p in (site / d).glob("*.html")
+        for p in (sample_site / d).glob("*.html")
     }
     page.goto(root + "index.html")
     hrefs = page.eval_on_selector_all("#site-nav a", "links => links.map(a => a.getAttribute('href'))")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import socket
@@ -237,3 +238,11 @@ def test_a_reader_that_leaves_early_gets_no_internal_error(tmp_path: Path) -> No
         errors = process.stderr.read().decode()
         assert process.wait(timeout=60) == 2
     assert errors == ""
+
+
+def test_every_subcommand_the_parser_knows_has_a_runner():
+    from mcpdesc_docs import cli
+
+    parser = cli._parser()
+    subcommands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(subcommands.choices) == set(cli._COMMANDS)

@@ -7,22 +7,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
 from markupsafe import Markup, escape
 
 from mcpdesc_docs.model.requests import MAX_VALUES, placeholder
 from mcpdesc_docs.render.highlight import MAX_HIGHLIGHT, highlight
 
 from .helpers import base_document
-from .sites import SAMPLE_DIR, build, parse
-
-
-@pytest.fixture(scope="module")
-def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("sample") / "site"
-    code, stdout, stderr = build(SAMPLE_DIR, out)
-    assert code == 0, stdout + stderr
-    return out
+from .sites import build, parse
 
 
 def built(tmp_path: Path, document: dict[str, Any]) -> Path:
@@ -37,8 +28,8 @@ def request_of(page: Any, prefix: str = "") -> dict[str, Any]:
     return json.loads(page.select_one(f"#{prefix}request pre").get_text())
 
 
-def test_every_toc_entry_lands_on_the_page_and_every_section_is_listed(sample):
-    pages = [p for p in sample.rglob("*.html") if p.name != "404.html"]
+def test_every_toc_entry_lands_on_the_page_and_every_section_is_listed(sample_site):
+    pages = [p for p in sample_site.rglob("*.html") if p.name != "404.html"]
     assert len(pages) > 10
     for path in pages:
         page = parse(path)
@@ -53,8 +44,8 @@ def test_every_toc_entry_lands_on_the_page_and_every_section_is_listed(sample):
         assert sections <= set(targets), (path, sections - set(targets))
 
 
-def test_the_toc_lists_parameters_and_elicitation_cards(sample):
-    toc = parse(sample / "tools" / "escalate_ticket.html").select_one("nav[data-toc]")
+def test_the_toc_lists_parameters_and_elicitation_cards(sample_site):
+    toc = parse(sample_site / "tools" / "escalate_ticket.html").select_one("nav[data-toc]")
     entries = [a.get_text() for a in toc.select("a")]
     assert "Parameters" in entries
     assert "May ask the user" in entries

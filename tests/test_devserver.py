@@ -16,6 +16,8 @@ from mcpdesc_docs.devserver.builder import Rebuild
 from mcpdesc_docs.devserver.server import DevServer
 from mcpdesc_docs.diagnostics import error
 
+from .helpers import PATIENCE
+
 PROBLEM = error("mcpdesc.tags.unique", "duplicate-root-tag", "tag 'x' is declared twice", "/tags/1/name").located(
     "fake.mcpdesc.yaml", 7, 9
 )
@@ -150,7 +152,7 @@ def test_the_site_is_served_from_memory_and_nothing_is_written(tmp_path, monkeyp
         server.close()
 
 
-def wait_until(condition, seconds: float = 5.0) -> bool:
+def wait_until(condition, seconds: float = PATIENCE) -> bool:
     deadline = time.monotonic() + seconds
     while not condition():
         if time.monotonic() > deadline:

@@ -28,7 +28,7 @@ from .test_bounded import UNSAFE
 EXAMPLES = int(os.environ.get("MCPDESC_FUZZ_EXAMPLES", "0"))
 SETTINGS = settings(
     max_examples=EXAMPLES or 40,
-    deadline=None if EXAMPLES else 5000,  # per case; a hang fails the case
+    deadline=None,  # a hang is caught by pytest-timeout; a loaded machine must not fail a case
     suppress_health_check=list(HealthCheck),
     derandomize=not EXAMPLES,  # the normal suite is reproducible; long runs explore
 )

@@ -38,7 +38,8 @@ from mcpdesc_docs.diagnostics import (
     shown,
 )
 from mcpdesc_docs.validation import document as document_module
-from mcpdesc_docs.validation.registry import MAX_FINDINGS, Finding, Rule
+from mcpdesc_docs.validation.findings import MAX_FINDINGS, Finding
+from mcpdesc_docs.validation.registry import Rule
 from mcpdesc_docs.validation.rules import tool_schemas as tool_schemas_module
 from mcpdesc_docs.validation.schema_keywords import all_unique
 from mcpdesc_docs.validation.validator import check_document
@@ -50,11 +51,11 @@ PACKAGE = Path(__file__).resolve().parents[1] / "mcpdesc_docs"
 MEMORY_LIMIT = 1 << 30
 """Issue 15: peak memory under 1 GB."""
 BUDGET_SECONDS = 30
-"""Ten times the target for a small file (well under a second), with start-up and a shared machine."""
+"""CPU seconds: ten times the target for a small file (well under a second), with start-up and a shared machine."""
 
 
 def cli(*argv: str, cwd: Path | None = None) -> Finished:
-    """The command line in a child process, bounded in time and memory."""
+    """The command line in a child process, bounded in CPU time and memory."""
     return run_bounded(*argv, seconds=BUDGET_SECONDS, cwd=cwd, address_space=MEMORY_LIMIT)
 
 

@@ -2,8 +2,8 @@
 limits, `validate` ends in a time proportional to the input, exits 0 or 1, and says what it
 could not check instead of crashing or running for hours.
 
-Inputs that used to hang run in a subprocess with a time and memory bound of about ten times
-the target (so a regression fails by its own timeout); linearity is shown by counting work
+Inputs that used to hang run in a subprocess with a CPU-time and memory bound of about ten
+times the target (so a regression fails by its own budget); linearity is shown by counting work
 (budget units, Python calls or lines) at N and 2N, never by timing.
 """
 
@@ -34,7 +34,7 @@ MEMORY = 1 << 30
 
 
 def bounded_validate(path: Path, seconds: float = 10.0) -> Finished:
-    """``mcpdesc-docs validate`` in a subprocess under a wall-clock and memory bound."""
+    """``mcpdesc-docs validate`` in a subprocess under a CPU-time and memory bound."""
     return run_bounded("validate", str(path), "--format", "json", seconds=seconds, address_space=MEMORY)
 
 

@@ -13,8 +13,8 @@ import pytest
 from mcpdesc_docs.spec.versions import SPEC_0_9_0_RC_3
 from mcpdesc_docs.validation.document import Document, Replayed
 from mcpdesc_docs.validation.memo import ByObject, ByObjectAt
-from mcpdesc_docs.validation.registry import run_rules
 from mcpdesc_docs.validation.rules import elicitation, meta, results, tool_schemas
+from mcpdesc_docs.validation.validator import run_rules
 
 from .rich_document import rich
 

@@ -11,18 +11,10 @@ from bs4 import BeautifulSoup, Tag
 
 from mcpdesc_docs.model.urls import slugify
 
-from .sites import SAMPLE_DIR, build, html_pages, load_data, parse
+from .sites import SAMPLE_DIR, html_pages, load_data, parse
 
 FOLDERS = {"tools": "tool", "resources": "resource", "resourceTemplates": "resource-template", "prompts": "prompt"}
 INPUT_TYPES = {"email": "email", "uri": "url", "date": "date", "date-time": "datetime-local"}
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("sample") / "site"
-    code, stdout, stderr = build(SAMPLE_DIR, out)
-    assert code == 0, stdout + stderr
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -49,31 +41,31 @@ def cards_of(page: BeautifulSoup) -> list[Tag]:
     return page.select("[data-elicitation]")
 
 
-def cards_with_declarations(site: Path, description: dict):
+def cards_with_declarations(sample_site: Path, description: dict):
     """(page path, declaration, card): a page's cards follow its declarations in document order,
     across the variants that share the page."""
     by_page: dict[str, list[dict]] = {}
     for _, path, item in declarations(description):
         by_page.setdefault(path, []).extend(item.get("elicitations", []))
     for path, wanted in by_page.items():
-        cards = cards_of(parse(site / path))
+        cards = cards_of(parse(sample_site / path))
         assert len(cards) == len(wanted), path
         for declaration, card in zip(wanted, cards, strict=True):
             assert card["data-elicitation"] == declaration["name"]
             yield path, declaration, card
 
 
-def test_every_primitive_page_carries_its_hooks(site, description):
+def test_every_primitive_page_carries_its_hooks(sample_site, description):
     for kind, path, item in declarations(description):
-        main = parse(site / path).select_one("main")
+        main = parse(sample_site / path).select_one("main")
         assert main is not None, path
         assert main["data-primitive"] == kind
         assert main["data-name"] == item["name"]
 
 
-def test_every_elicitation_card_has_id_mode_and_fields(site, description):
+def test_every_elicitation_card_has_id_mode_and_fields(sample_site, description):
     seen = 0
-    for path, declaration, card in cards_with_declarations(site, description):
+    for path, declaration, card in cards_with_declarations(sample_site, description):
         assert card["id"].startswith(f"elicitation-{declaration['name']}")
         assert card["data-mode"] == declaration["mode"]
         for field in ("message", "when", "onDecline", "onCancel"):
@@ -87,14 +79,14 @@ def test_every_elicitation_card_has_id_mode_and_fields(site, description):
     assert seen == sum(len(item.get("elicitations", [])) for _, _, item in declarations(description))
 
 
-def test_elicitation_ids_are_unique_per_page(site):
-    for page_path in html_pages(site):
+def test_elicitation_ids_are_unique_per_page(sample_site):
+    for page_path in html_pages(sample_site):
         ids = [element["id"] for element in parse(page_path).select("[id]")]
         assert len(ids) == len(set(ids)), (page_path, sorted(i for i in ids if ids.count(i) > 1))
 
 
-def test_variants_sharing_a_page_get_suffixed_card_ids(site):
-    page = parse(site / "tools" / "create_ticket.html")
+def test_variants_sharing_a_page_get_suffixed_card_ids(sample_site):
+    page = parse(sample_site / "tools" / "create_ticket.html")
     ids = [card["id"] for card in page.select('[data-elicitation="ticket_details"]')]
     assert ids == ["elicitation-ticket_details", "elicitation-ticket_details-2"]
 
@@ -160,9 +152,9 @@ def check_control(name: str, schema: dict, required: bool, controls: list[Tag]) 
         pytest.fail(f"unexpected schema for {name}: {schema}")
 
 
-def test_form_previews_have_one_correct_control_per_property(site, description):
+def test_form_previews_have_one_correct_control_per_property(sample_site, description):
     checked = 0
-    for _, declaration, card in cards_with_declarations(site, description):
+    for _, declaration, card in cards_with_declarations(sample_site, description):
         form = card.select_one("form[data-form-preview]")
         if declaration["mode"] == "url":
             assert form is None
@@ -181,8 +173,8 @@ def test_form_previews_have_one_correct_control_per_property(site, description):
     assert checked >= 19  # guards against a loop that checks nothing
 
 
-def test_form_labels_come_from_titles_and_are_associated(site):
-    card = parse(site / "tools" / "escalate_ticket.html").select_one("#elicitation-choose_team")
+def test_form_labels_come_from_titles_and_are_associated(sample_site):
+    card = parse(sample_site / "tools" / "escalate_ticket.html").select_one("#elicitation-choose_team")
     form = card.select_one("form")
     reason = form.select_one('[name="reason"]')
     label = form.select_one(f'label[for="{reason["id"]}"]')
@@ -202,10 +194,10 @@ def url_mode_urls(description: dict) -> list[str]:
     ]
 
 
-def test_url_mode_urls_are_text_and_never_loadable(site, description):
+def test_url_mode_urls_are_text_and_never_loadable(sample_site, description):
     urls = url_mode_urls(description)
     assert urls
-    for page_path in html_pages(site):
+    for page_path in html_pages(sample_site):
         raw = page_path.read_text()
         page = parse(page_path)
         assert page.select('meta[http-equiv="refresh" i]') == []
@@ -221,9 +213,9 @@ def test_url_mode_urls_are_text_and_never_loadable(site, description):
         for style in page.select("style"):
             assert "url(" not in style.get_text()
         assert not any(f"url({url}" in raw for url in urls)
-    for css in site.rglob("*.css"):
+    for css in sample_site.rglob("*.css"):
         assert not any(url in css.read_text() for url in urls)
-    page = parse(site / "tools" / "create_ticket.html")
+    page = parse(sample_site / "tools" / "create_ticket.html")
     shown = [element.get_text() for element in page.select('[data-field="url"]')]
     assert shown == urls[:2]
     for element in page.select('[data-field="url"]'):
@@ -231,15 +223,15 @@ def test_url_mode_urls_are_text_and_never_loadable(site, description):
         assert element.find("a") is None
 
 
-def test_url_mode_without_url_says_it_is_chosen_at_run_time(site):
-    card = parse(site / "tools" / "escalate_ticket.html").select_one("#elicitation-sign_in_pager")
+def test_url_mode_without_url_says_it_is_chosen_at_run_time(sample_site):
+    card = parse(sample_site / "tools" / "escalate_ticket.html").select_one("#elicitation-sign_in_pager")
     assert card["data-mode"] == "url"
     assert card.select('[data-field="url"]') == []
     assert "chooses the URL at run time" in card.get_text()
 
 
-def test_no_page_loads_anything_from_another_host(site):
-    for page_path in html_pages(site):
+def test_no_page_loads_anything_from_another_host(sample_site):
+    for page_path in html_pages(sample_site):
         page = parse(page_path)
         for element in page.select("script[src], link[href], img[src], iframe, object, embed, video, audio, source"):
             reference = element.get("src") or element.get("href") or element.get("data")
@@ -251,7 +243,7 @@ def test_no_page_loads_anything_from_another_host(site):
         assert page.select("img, iframe, object, embed") == []
 
 
-def test_internal_links_are_relative_and_resolve(site):
+def test_internal_links_are_relative_and_resolve(sample_site):
     ids: dict[Path, set[str]] = {}
 
     def ids_of(page_path: Path) -> set[str]:
@@ -259,7 +251,7 @@ def test_internal_links_are_relative_and_resolve(site):
             ids[page_path] = {element["id"] for element in parse(page_path).select("[id]")}
         return ids[page_path]
 
-    for page_path in html_pages(site):
+    for page_path in html_pages(sample_site):
         for anchor in parse(page_path).select("a[href]"):
             href = anchor["href"]
             parts = urlsplit(href)
@@ -273,9 +265,9 @@ def test_internal_links_are_relative_and_resolve(site):
                 assert parts.fragment in ids_of(target), (page_path, href)
 
 
-def test_security_says_where_it_comes_from(site):
+def test_security_says_where_it_comes_from(sample_site):
     def security_text(path: str, section: str = "#security") -> str:
-        return parse(site / path).select_one(section).get_text(" ", strip=True)
+        return parse(sample_site / path).select_one(section).get_text(" ", strip=True)
 
     assert "Overrides the server default" in security_text("tools/create_ticket.html", "#variant-1-security")
     assert "explicitly clears" in security_text("tools/service_status.html")
@@ -283,14 +275,14 @@ def test_security_says_where_it_comes_from(site):
     inherited = security_text("resources/sla_policy.html")
     assert "Inherited" in inherited
     assert "Via stdio" in inherited  # the stdio transport clears the requirement for itself
-    overview = parse(site / "index.html")
+    overview = parse(sample_site / "index.html")
     scheme = overview.select_one("#scheme-helpdeskOAuth").get_text(" ", strip=True)
     for text in ("Authorization code", "https://id.helpdesk.example.com/oauth/authorize", "tickets.write"):
         assert text in scheme
 
 
-def test_hints_are_words_with_the_raw_value_in_a_tooltip(site):
-    hints = parse(site / "tools" / "delete_ticket.html").select(".hint")
+def test_hints_are_words_with_the_raw_value_in_a_tooltip(sample_site):
+    hints = parse(sample_site / "tools" / "delete_ticket.html").select(".hint")
     assert [(h.get_text(), h["title"]) for h in hints] == [
         ("May change data", "readOnlyHint: false"),
         ("May delete or overwrite data", "destructiveHint: true"),
@@ -298,8 +290,8 @@ def test_hints_are_words_with_the_raw_value_in_a_tooltip(site):
     ]
 
 
-def test_parameter_table_shows_nesting_defaults_and_constraints(site):
-    page = parse(site / "tools" / "search_tickets.html")
+def test_parameter_table_shows_nesting_defaults_and_constraints(sample_site):
+    page = parse(sample_site / "tools" / "search_tickets.html")
     rows = {row["id"]: row for row in page.select("#parameters tr[id]")}
     assert "input-created.from" in rows  # through $ref into $defs
     assert "depth-1" in rows["input-created.from"]["class"]
@@ -313,8 +305,8 @@ def test_parameter_table_shows_nesting_defaults_and_constraints(site):
     assert len(option_rows) == 2
 
 
-def test_pages_have_no_inline_event_handlers_and_only_our_script(site):
-    for page_path in html_pages(site):
+def test_pages_have_no_inline_event_handlers_and_only_our_script(sample_site):
+    for page_path in html_pages(sample_site):
         page = parse(page_path)
         scripts = page.select("script")
         assert [s.get("src", "").rsplit("/", 1)[-1] for s in scripts] == ["mcpdesc-early.js", "mcpdesc.js"]
@@ -322,10 +314,10 @@ def test_pages_have_no_inline_event_handlers_and_only_our_script(site):
             assert not [a for a in element.attrs if a.lower().startswith("on")], (page_path, element.name)
 
 
-def test_pages_read_without_javascript(site):
+def test_pages_read_without_javascript(sample_site):
     # Everything is in the markup: only controls that need a script (search, version picker,
     # theme and menu buttons, the version note) start hidden, and scripts reveal them.
-    for page_path in html_pages(site):
+    for page_path in html_pages(sample_site):
         page = parse(page_path)
         hidden = page.select("[hidden]")
         assert hidden
@@ -343,20 +335,20 @@ def test_pages_read_without_javascript(site):
         assert not re.search(r"display:\s*none", page_path.read_text())
 
 
-def test_search_index_points_at_existing_anchors(site, description):
+def test_search_index_points_at_existing_anchors(sample_site, description):
     import json
 
-    entries = json.loads((site / "search-index.json").read_text())
-    script = (site / "search-index.js").read_text()
+    entries = json.loads((sample_site / "search-index.json").read_text())
+    script = (sample_site / "search-index.js").read_text()
     assert script.startswith("window.MCPDESC_SEARCH_INDEX = ")
     assert json.loads(script.removeprefix("window.MCPDESC_SEARCH_INDEX = ").rstrip().rstrip(";")) == entries
     ids: dict[str, set[str]] = {}
     for entry in entries:
         path, _, anchor = entry["url"].partition("#")
-        assert (site / path).is_file(), entry
+        assert (sample_site / path).is_file(), entry
         if anchor:
             if path not in ids:
-                ids[path] = {e["id"] for e in parse(site / path).select("[id]")}
+                ids[path] = {e["id"] for e in parse(sample_site / path).select("[id]")}
             assert anchor in ids[path], entry
     texts = " ".join(e["text"] for e in entries)
     for _, _, item in declarations(description):
@@ -377,43 +369,43 @@ def test_search_index_points_at_existing_anchors(site, description):
     assert "versions" not in by_title["Search tickets"]  # offered under every version
 
 
-def test_markdown_twins_and_llms_txt(site, description):
-    llms = (site / "llms.txt").read_text()
+def test_markdown_twins_and_llms_txt(sample_site, description):
+    llms = (sample_site / "llms.txt").read_text()
     assert llms.startswith("# Acme Helpdesk\n")
     for _, path, item in declarations(description):
-        twin = site / path.replace(".html", ".md")
+        twin = sample_site / path.replace(".html", ".md")
         assert twin.is_file()
         assert item["name"] in twin.read_text()
         assert f"]({path.replace('.html', '.md')})" in llms
-    page = parse(site / "tools" / "search_tickets.html")
+    page = parse(sample_site / "tools" / "search_tickets.html")
     assert page.select_one('link[rel=alternate][type="text/markdown"]')["href"] == "search_tickets.md"
 
 
-def test_description_downloads(site):
+def test_description_downloads(sample_site):
     import json
 
     original = (SAMPLE_DIR / "helpdesk.mcpdesc.yaml").read_bytes()
-    assert (site / "description" / "helpdesk.mcpdesc.yaml").read_bytes() == original
-    converted = json.loads((site / "description" / "helpdesk.mcpdesc.json").read_text())
+    assert (sample_site / "description" / "helpdesk.mcpdesc.yaml").read_bytes() == original
+    converted = json.loads((sample_site / "description" / "helpdesk.mcpdesc.json").read_text())
     assert converted == load_data(SAMPLE_DIR / "helpdesk.mcpdesc.yaml")
-    links = [a["href"] for a in parse(site / "tools" / "create_ticket.html").select("footer a[download]")]
+    links = [a["href"] for a in parse(sample_site / "tools" / "create_ticket.html").select("footer a[download]")]
     assert links == ["../description/helpdesk.mcpdesc.yaml", "../description/helpdesk.mcpdesc.json"]
 
 
-def test_tag_pages_and_sidebar_groups(site, description):
+def test_tag_pages_and_sidebar_groups(sample_site, description):
     for tag in description["tags"]:
-        page = parse(site / "tags" / f"{slugify(tag['name'])}.html")
+        page = parse(sample_site / "tags" / f"{slugify(tag['name'])}.html")
         listed = {a.get_text() for a in page.select("main .catalogue a code")}
         tagged = {item["name"] for _, _, item in declarations(description) if tag["name"] in item.get("tags", [])}
         assert listed == tagged
-    nav = parse(site / "index.html").select_one("#site-nav")
+    nav = parse(sample_site / "index.html").select_one("#site-nav")
     tickets = [a.get_text() for a in nav.select(".nav-kind")[0].select(".nav-group")[0].select("li a")]
     assert tickets[-1] == "delete_ticket"  # deprecated last within its group
     assert [h.get_text(strip=True) for h in nav.select(".nav-kind")[0].select(".nav-tag")] == ["tickets", "knowledge"]
 
 
-def test_one_h1_and_landmarks_on_every_page(site):
-    for page_path in html_pages(site):
+def test_one_h1_and_landmarks_on_every_page(sample_site):
+    for page_path in html_pages(sample_site):
         page = parse(page_path)
         assert len(page.select("h1")) == 1, page_path
         assert page.select("header.site-header")

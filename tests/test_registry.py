@@ -18,7 +18,8 @@ from mcpdesc_docs.rule_docs import RuleDoc
 from mcpdesc_docs.spec.versions import SPEC_0_7_0, SPEC_0_8_0, SPEC_0_9_0_RC_3
 from mcpdesc_docs.validation import registry
 from mcpdesc_docs.validation.document import Document
-from mcpdesc_docs.validation.registry import INTERNAL_ERROR, Finding, Rule, load_rules, rule, rules_for
+from mcpdesc_docs.validation.findings import INTERNAL_ERROR, Finding
+from mcpdesc_docs.validation.registry import Rule, load_rules, rule, rules_for
 from mcpdesc_docs.validation.structural import validate_structure
 from mcpdesc_docs.validation.validator import validate_file
 

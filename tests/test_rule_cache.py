@@ -23,9 +23,10 @@ from mcpdesc_docs.source.load import read_source
 from mcpdesc_docs.spec.versions import SPEC_0_9_0_RC_3, Specification, detect
 from mcpdesc_docs.validation import registry, rule_cache
 from mcpdesc_docs.validation.document import Document
-from mcpdesc_docs.validation.registry import Finding, Rule, run_rules
+from mcpdesc_docs.validation.findings import INTERNAL_ERROR, TOO_MANY_FINDINGS, Finding
+from mcpdesc_docs.validation.registry import Rule
 from mcpdesc_docs.validation.rule_cache import RuleCache
-from mcpdesc_docs.validation.validator import validate_file
+from mcpdesc_docs.validation.validator import run_rules, validate_file
 
 from .sites import SAMPLE, description_files
 
@@ -249,7 +250,7 @@ def test_a_rule_that_crashes_on_an_edited_primitive_reports_as_a_full_run(monkey
     assert findings(kept) == findings(full)
     ours = [d for d in full if d.rule == "test.local"]
     assert len(ours) == 11  # the ten before it, then the crash
-    assert ours[-1].code == registry.INTERNAL_ERROR
+    assert ours[-1].code == INTERNAL_ERROR
 
 
 def test_a_rule_that_finds_too_many_after_an_edit_reports_as_a_full_run(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -272,7 +273,7 @@ def test_a_rule_that_finds_too_many_after_an_edit_reports_as_a_full_run(monkeypa
         data = {**data, "tools": changed}
         kept = run_rules(Document.build(data, SPEC_0_9_0_RC_3), cache)
         assert findings(kept) == findings(run_rules(Document.build(data, SPEC_0_9_0_RC_3)))
-        assert [d.code for d in kept if d.rule in ("test.local", LIMITS_RULE)][-1] == registry.TOO_MANY_FINDINGS
+        assert [d.code for d in kept if d.rule in ("test.local", LIMITS_RULE)][-1] == TOO_MANY_FINDINGS
 
 
 def test_serve_checks_an_edited_tool_alone(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ from mcpdesc_docs.devserver.overlay import EVENTS_PATH
 from mcpdesc_docs.devserver.project import ProjectBuilder
 from mcpdesc_docs.devserver.server import DevServer, serve
 
+from .helpers import PATIENCE
 from .sites import SAMPLE_DIR
 
 TITLE = "    title: Search tickets\n"
@@ -47,7 +48,7 @@ def edit(description: Path, old: str, new: str) -> None:
 
 def get(server: DevServer, path: str) -> tuple[int, dict[str, str], bytes]:
     """A raw request: the path is sent exactly as given (no client-side normalisation)."""
-    connection = http.client.HTTPConnection(server.host, server.port, timeout=5)
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=PATIENCE)
     try:
         connection.putrequest("GET", path, skip_accept_encoding=True)
         connection.endheaders()
@@ -81,7 +82,7 @@ class FakeChanges:
     def put_and_wait(self, *paths: Path) -> None:
         self.done.clear()
         self.put(*paths)
-        assert self.done.wait(5)
+        assert self.done.wait(PATIENCE)
 
 
 @pytest.fixture
@@ -102,7 +103,7 @@ def running(project: Path):
         daemon=True,
     )
     thread.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + PATIENCE
     while "serving on" not in err.getvalue():
         assert time.monotonic() < deadline, err.getvalue()
         time.sleep(0.02)
@@ -110,7 +111,7 @@ def running(project: Path):
     yield server, changes, out, err
     server.stop_event.set()
     changes.batches.put(None)
-    thread.join(timeout=2)
+    thread.join(timeout=PATIENCE)
     assert not thread.is_alive()
 
 
@@ -189,7 +190,7 @@ def test_config_errors_are_shown_too(running, project):
 def test_reload_event_follows_a_successful_rebuild(running, project):
     server, changes, _, _ = running
     token = server.state_token
-    connection = http.client.HTTPConnection(server.host, server.port, timeout=5)
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=PATIENCE)
     connection.request("GET", f"{EVENTS_PATH}?state={token}")
     response = connection.getresponse()
     assert response.getheader("Content-Type") == "text/event-stream"
@@ -311,31 +312,30 @@ def test_a_busy_port_is_a_usage_error(project):
     assert f"port {port} on 127.0.0.1 is already in use" in err
 
 
-def test_ctrl_c_stops_within_a_second(project):
+def test_ctrl_c_stops_serve_while_an_event_stream_is_open(project):
+    # An open event stream never ends by itself: were it to hold the server, the wait
+    # below would run out (generously: no test measures speed on a shared machine).
     command = [sys.executable, "-m", "mcpdesc_docs", "serve", str(project), "--port", "0"]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as process:
         try:
             line = ""
-            deadline = time.monotonic() + 20
+            deadline = time.monotonic() + PATIENCE
             while "serving on" not in line:
                 assert time.monotonic() < deadline
                 line = process.stderr.readline()
             url = line.split("serving on ")[1].split()[0]
             host, port = url.removeprefix("http://").rstrip("/").rsplit(":", 1)
-            connection = http.client.HTTPConnection(host, int(port), timeout=5)
+            connection = http.client.HTTPConnection(host, int(port), timeout=PATIENCE)
             connection.request("GET", EVENTS_PATH + "?state=x")  # an open event stream must not delay exit
-            started = time.monotonic()
             process.send_signal(signal.SIGINT)
-            code = process.wait(timeout=5)
-            elapsed = time.monotonic() - started
+            code = process.wait(timeout=PATIENCE)
             stderr = process.stderr.read()
             connection.close()
         finally:
             if process.poll() is None:
                 process.kill()
     assert code == 0
-    assert elapsed < 1.0
     assert "Traceback" not in stderr
     assert "stopped" in stderr
 
@@ -368,13 +368,13 @@ def test_serve_opens_no_outgoing_connection(project):
                 line = process.stderr.readline()
                 assert line, "the server did not start"
             host, port = line.split("serving on http://")[1].split("/")[0].rsplit(":", 1)
-            connection = http.client.HTTPConnection(host, int(port), timeout=5)
+            connection = http.client.HTTPConnection(host, int(port), timeout=PATIENCE)
             for path in ("/", "/tools/create_ticket.html", "/__mcpdesc__/livereload.js", "/missing"):
                 connection.request("GET", path)
                 connection.getresponse().read()
             connection.close()
             process.send_signal(signal.SIGINT)
-            out, _ = process.communicate(timeout=5)
+            out, _ = process.communicate(timeout=PATIENCE)
         finally:
             if process.poll() is None:
                 process.kill()
@@ -382,7 +382,7 @@ def test_serve_opens_no_outgoing_connection(project):
 
 
 def request_with_host(server: DevServer, host: str | None) -> int:
-    connection = http.client.HTTPConnection(server.host, server.port, timeout=5)
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=PATIENCE)
     try:
         connection.putrequest("GET", "/index.html", skip_host=True, skip_accept_encoding=True)
         if host is not None:
@@ -414,7 +414,7 @@ def test_a_client_that_stops_mid_request_is_dropped(tmp_path, monkeypatch):
     try:
         assert server.rebuild()
         server.start_http()
-        with socket.create_connection((server.host, server.port), timeout=5) as stalled:
+        with socket.create_connection((server.host, server.port), timeout=PATIENCE) as stalled:
             stalled.sendall(b"GET /index.html HTTP/1.1\r\n")  # and never the rest
             status, _, _ = get(server, "/index.html")  # others are served meanwhile
             assert status == 200

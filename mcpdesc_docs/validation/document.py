@@ -13,8 +13,8 @@ from ..source import pointer as jp
 from ..spec.revisions import REVISIONS
 from ..spec.versions import Specification
 from .budget import Budget
+from .findings import Finding
 from .json_schema import Compiled, InstanceCheck, check_instance, compile_schema
-from .registry import Finding
 
 JsonObject = Mapping[str, Any]
 

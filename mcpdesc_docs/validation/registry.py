@@ -1,79 +1,25 @@
 """Semantic rules: one registry of small functions keyed by the spec's rule id, for every format.
 
 A rule receives the shared :class:`~mcpdesc_docs.validation.document.Document` view and
-yields a :class:`Finding` for every problem it sees: what is wrong and where, but not its own
-id. The runner stamps each finding with the id the rule is registered under, so the id is
-written once, at registration (as jsonschema's validator adds the keyword to what a keyword
-function yields).
+yields a :class:`~mcpdesc_docs.validation.findings.Finding` for every problem it sees: what
+is wrong and where, but not its own id. The runner stamps each finding with the id the rule
+is registered under, so the id is written once, at registration (as jsonschema's validator
+adds the keyword to what a keyword function yields).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TypeAlias
 
-from ..diagnostics import Diagnostic, Severity, error
+from ..diagnostics import Diagnostic, Severity
 from ..rule_docs import RuleDoc
-from ..source.limits import LIMITS_RULE
 from ..spec.versions import SPEC_0_8_0, SPEC_0_9_0_RC_3, Specification
+from .document import Document
+from .findings import INTERNAL_ERROR, MAX_FINDINGS, Finding, too_many_findings
 
-if TYPE_CHECKING:
-    # The Document records the findings of reference resolution, so it imports this module.
-    from .document import Document
-    from .rule_cache import RuleCache
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """One problem a rule found; it becomes a Diagnostic once the runner adds the rule id."""
-
-    severity: Severity
-    code: str
-    message: str
-    path: str
-    requirement: str | None = None
-    hint: str | None = None
-
-    @classmethod
-    def error(
-        cls, code: str, message: str, path: str, requirement: str | None = None, *, hint: str | None = None
-    ) -> Finding:
-        return cls(Severity.ERROR, code, message, path, requirement, hint)
-
-    @classmethod
-    def warning(
-        cls, code: str, message: str, path: str, requirement: str | None = None, *, hint: str | None = None
-    ) -> Finding:
-        return cls(Severity.WARNING, code, message, path, requirement, hint)
-
-    def stamped(self, rule_id: str) -> Diagnostic:
-        return Diagnostic(self.severity, rule_id, self.code, self.message, self.path, self.requirement, hint=self.hint)
-
-
-Check: TypeAlias = "Callable[[Document], Iterable[Finding]]"
-
-INTERNAL_ERROR = "internal-error"
-"""The code of the diagnostic that stands for a crashed rule."""
-TOO_MANY_FINDINGS = "input-too-many-findings"
-"""The code of the diagnostic that stands for the findings a check stopped before."""
-
-MAX_FINDINGS = 10_000
-"""Findings one check (a rule, or the structural schema) collects before it stops. A
-report shows far fewer (diagnostics.MAX_SHOWN); this bounds the memory and time a hostile
-description can make one check spend, whatever the check, with one diagnostic saying so."""
-
-
-def too_many_findings(check: str) -> Diagnostic:
-    """The one diagnostic that stands for the findings a check did not collect."""
-    return error(
-        LIMITS_RULE,
-        TOO_MANY_FINDINGS,
-        f"the check for {check} stopped after {MAX_FINDINGS} problems, so the description is only partly "
-        "checked; fix these and validate again",
-        "",
-    )
-
+Check: TypeAlias = Callable[[Document], Iterable[Finding]]
 
 CURRENT_FORMATS: tuple[Specification, ...] = (SPEC_0_9_0_RC_3, SPEC_0_8_0)
 """The formats a rule applies to unless it says otherwise: 0.8.0 and 0.9.0-rc.3 share their rules."""
@@ -173,14 +119,3 @@ def rules_for(specification: Specification) -> dict[str, Rule]:
 def findings_of(rules: Iterable[Rule], document: Document) -> list[Diagnostic]:
     """What the rules find in the document, rule by rule."""
     return [finding for registered in rules for finding in registered.run(document)]
-
-
-def run_rules(document: Document, kept: RuleCache | None = None) -> list[Diagnostic]:
-    """What every rule of the document's format finds, rule by rule in registration order.
-    With ``kept`` (serve's), local rules check again only the primitives that changed since
-    the last run; the findings are the same, though not always in the same order (reports
-    sort them by position)."""
-    rules = rules_for(document.specification).values()
-    found = kept.run(document, rules) if kept is not None else findings_of(rules, document)
-    document.drop_walks()  # the page model is built from the same Document; it needs none of them
-    return found

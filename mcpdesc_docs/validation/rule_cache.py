@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from ..diagnostics import Diagnostic
 from ..kinds import BY_COLLECTION
 from .document import COMPONENT_REF, Document, Elicitation, JsonObject, Primitive
+from .findings import INTERNAL_ERROR, MAX_FINDINGS, TOO_MANY_FINDINGS
 from .memo import ByObject
-from .registry import INTERNAL_ERROR, MAX_FINDINGS, TOO_MANY_FINDINGS, Rule, findings_of
+from .registry import Rule, findings_of
 
 _STOPPED = frozenset({INTERNAL_ERROR, TOO_MANY_FINDINGS})
 """Codes of a rule that stopped short (it crashed, or found too many): its findings are not

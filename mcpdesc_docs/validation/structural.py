@@ -20,8 +20,8 @@ from ..spec.schema import document_schema
 from ..spec.schema070 import document_schema_070
 from ..spec.versions import SPEC_0_7_0, VERSION_RULE, Specification
 from .compiled_schema import structure_is_valid
+from .findings import MAX_FINDINGS, too_many_findings
 from .locations import MEMBERS_RULE, object_kind
-from .registry import MAX_FINDINGS, too_many_findings
 from .rule_ids import COMPONENT_REFERENCES, EXTENSION_PLACEMENT, INPUT_SCHEMA_MEMBERS, PROTOCOL_SCOPE_CONSISTENCY
 from .schema_keywords import extend_dialect, pattern, unique_items
 from .suggest import did_you_mean

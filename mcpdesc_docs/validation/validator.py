@@ -15,7 +15,7 @@ from ..source.positions import PROFILE_RULE as YAML_PROFILE_RULE
 from ..source.positions import SYNTAX_RULE
 from ..spec.versions import Specification, detect
 from .document import Document
-from .registry import load_rules, run_rules
+from .registry import findings_of, load_rules, rules_for
 from .rule_cache import RuleCache
 from .structural import STRUCTURAL_RULES, legacy_rule_id, validate_structure
 
@@ -69,6 +69,17 @@ class DocumentCheck:
     """Not yet located."""
     document: Document | None
     """The view the rules shared; None when no rules could run."""
+
+
+def run_rules(document: Document, kept: RuleCache | None = None) -> list[Diagnostic]:
+    """What every rule of the document's format finds, rule by rule in registration order.
+    With ``kept`` (serve's), local rules check again only the primitives that changed since
+    the last run; the findings are the same, though not always in the same order (reports
+    sort them by position)."""
+    rules = rules_for(document.specification).values()
+    found = kept.run(document, rules) if kept is not None else findings_of(rules, document)
+    document.drop_walks()  # the page model is built from the same Document; it needs none of them
+    return found
 
 
 def check_document(data: object, rule_cache: RuleCache | None = None) -> DocumentCheck:

@@ -9,7 +9,8 @@ from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ...spec.revisions import REVISIONS, before, describe, outside
 from ..document import Document, Primitive, as_list, as_object, client_requirement_extensions, explicit_scope
-from ..registry import Finding, rule
+from ..findings import Finding
+from ..registry import rule
 from ..rule_ids import INPUT_SCHEMA_MEMBERS
 
 FIELD_CODE = "field-not-supported-by-version"

@@ -11,7 +11,8 @@ from ...diagnostics import Severity
 from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ..document import Document, as_list, as_object
-from ..registry import Finding, rule
+from ..findings import Finding
+from ..registry import rule
 from ..suggest import closest
 
 EMPTY_VALUE = "mcpdesc-docs.empty-value"

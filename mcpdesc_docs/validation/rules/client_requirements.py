@@ -11,7 +11,8 @@ from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ...spec.revisions import describe
 from ..document import Document, Primitive, as_object
-from ..registry import Finding, rule
+from ..findings import Finding
+from ..registry import rule
 from ..suggest import did_you_mean
 
 KNOWN = ("roots", "sampling", "elicitation", "tasks", "extensions", "experimental")

@@ -9,7 +9,8 @@ from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ...spec.schema import NAMESPACES
 from ..document import Document, as_object, is_reference
-from ..registry import Finding, rule
+from ..findings import Finding
+from ..registry import rule
 from ..rule_ids import COMPONENT_REFERENCES
 
 

@@ -16,8 +16,9 @@ from typing import Any, TypeGuard
 from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ..document import Document, Elicitation, Resolved, as_object
+from ..findings import MAX_FINDINGS, Finding
 from ..memo import ByObjectAt
-from ..registry import MAX_FINDINGS, Finding, rule
+from ..registry import rule
 from ..rule_ids import FORM_SCHEMA_MEMBERS
 from ..suggest import did_you_mean
 

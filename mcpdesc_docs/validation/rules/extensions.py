@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ..document import Document, as_list, as_object, client_requirement_extensions
-from ..registry import Finding, rule
+from ..findings import Finding
+from ..registry import rule
 from ..rule_ids import EXTENSION_PLACEMENT
 from .security import requirement_arrays
 

@@ -13,7 +13,8 @@ from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ...spec.revisions import before, describe
 from ..document import Document, as_list, as_object
-from ..registry import Finding, rule
+from ..findings import Finding
+from ..registry import rule
 from .results import Example, examples_of
 
 

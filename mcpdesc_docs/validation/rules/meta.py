@@ -13,7 +13,8 @@ from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ...spec.revisions import REVISIONS, before, describe
 from ..document import Document, Primitive, as_list, as_object
-from ..registry import Finding, rule
+from ..findings import Finding
+from ..registry import rule
 from .results import example_results
 
 # Matched with fullmatch: a `$` would also match before a trailing newline in Python's re.

@@ -12,7 +12,8 @@ from ...source import pointer as jp
 from ...spec.revisions import before, describe
 from ..budget import OVER_BUDGET
 from ..document import Document, Primitive, as_list, as_object
-from ..registry import Finding, rule
+from ..findings import Finding
+from ..registry import rule
 from ..uri_templates import could_expand_to, is_valid_template, variable_names
 from .results import RESULT_TYPE_REVISION, Example, completed, content_blocks, examples_of, meta_floor, result_type
 

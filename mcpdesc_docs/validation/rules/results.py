@@ -12,7 +12,7 @@ from ...kinds import BY_NAME, KIND_NAMES
 from ...source import pointer as jp
 from ...spec.revisions import before, describe
 from ..document import Document, Primitive, Resolved, as_list, as_object
-from ..registry import Finding
+from ..findings import Finding
 
 ENVELOPE = ("jsonrpc", "id", "error")
 INCOMPLETE = ("task", "inputRequests", "requestState")

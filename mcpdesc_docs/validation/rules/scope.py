@@ -11,7 +11,8 @@ from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ...spec.revisions import LEGACY, REVISIONS, describe
 from ..document import Document, as_list, as_object, explicit_scope
-from ..registry import Finding, rule
+from ..findings import Finding
+from ..registry import rule
 from ..rule_ids import PROTOCOL_SCOPE_CONSISTENCY
 
 KNOWN_REVISIONS = frozenset(REVISIONS)

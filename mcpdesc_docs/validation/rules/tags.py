@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ..document import Document, Primitive, as_list, as_object
-from ..registry import Finding, rule
+from ..findings import Finding
+from ..registry import rule
 
 
 def catalogue(document: Document) -> list[tuple[int, str]]:

@@ -15,7 +15,8 @@ from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ...spec.revisions import before, describe
 from ..document import Document, Primitive, as_object
-from ..registry import Finding, rule
+from ..findings import Finding
+from ..registry import rule
 from .results import Example, completed, content_blocks, examples_of, meta_floor, result_type
 
 DIALECT_FLOOR = "2025-11-25"

@@ -12,8 +12,9 @@ from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ...spec.revisions import before, describe, outside
 from ..document import Document, Primitive
+from ..findings import Finding
 from ..memo import ByObject
-from ..registry import Finding, rule
+from ..registry import rule
 from ..rule_ids import TOOL_SCHEMA_VALID
 
 DIALECT_FLOOR = "2025-11-25"

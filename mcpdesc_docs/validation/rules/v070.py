@@ -10,7 +10,8 @@ from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ...spec.versions import SPEC_0_7_0
 from ..document import Document
-from ..registry import Finding, rule
+from ..findings import Finding
+from ..registry import rule
 from .tags import repeated_tags, undeclared_tags
 
 
