@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -13,6 +11,7 @@ from ..describe.update import refreshed
 from ..describe.write import description, listed
 from ..diagnostics import format_text, write_line
 from ..errors import DescriptionError, ExitCode, UsageError
+from ..source.file_write import write_user_file
 from ..source.load import Format, Source, read_source
 from ..source.roundtrip import canonical, dump, edit_text
 from ..spec.versions import SPEC_0_9_0_RC_3, detect
@@ -61,18 +60,6 @@ def _invalid(data: dict[str, Any], err: TextIO, out: TextIO, what: str) -> bool:
     return bool(problems)
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    """Replace the file only once the new text is complete on disk."""
-    handle, staging = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(staging, path)
-    except BaseException:
-        Path(staging).unlink(missing_ok=True)
-        raise
-
-
 def _check(file: str, source: Source, listing: Listing, served: dict[str, Any], out: TextIO, err: TextIO) -> int:
     assert isinstance(source.data, dict)
     # Against what --update would make of the file, so that the two always agree: a
@@ -111,7 +98,7 @@ def _update(file: str, source: Source, listing: Listing, served: dict[str, Any],
             err, f"mcpdesc-docs: {file} could not be edited in place, so it is written whole (comments are lost)"
         )
         text = dump(refresh.data, source.format)
-    _write_atomically(Path(file), text)
+    write_user_file(file, text)
     write_line(err, f"mcpdesc-docs: refreshed {file}")
     return ExitCode.OK
 
@@ -155,7 +142,7 @@ def run(
     if output is None:
         out.write(printed(text, served, fmt))
     else:
-        Path(output).write_text(text, encoding="utf-8")
+        write_user_file(output, text)
         write_line(err, f"mcpdesc-docs: wrote {output}")
     write_line(
         err,
