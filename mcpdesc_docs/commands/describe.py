@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -15,6 +13,7 @@ from ..describe.update import refreshed
 from ..describe.write import description
 from ..diagnostics import Diagnostic, format_text, write_line
 from ..errors import DescriptionError, ExitCode, UsageError
+from ..source.file_write import write_user_file
 from ..source.limits import DEFAULT_LIMITS
 from ..source.load import Format, Source, parse_text, read_source
 from ..source.roundtrip import canonical, dump, edit_text
@@ -121,15 +120,7 @@ def _check(file: str, source: Source, served: dict[str, Any], out: TextIO, err: 
 
 
 def _write(path: Path, text: str) -> None:
-    """Replace the file only once the new text is complete on disk."""
-    handle, staging = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(staging, path)
-    except BaseException:
-        Path(staging).unlink(missing_ok=True)
-        raise
+    write_user_file(path, text)
 
 
 def _update(file: str, source: Source, served: dict[str, Any], out: TextIO, err: TextIO) -> int:

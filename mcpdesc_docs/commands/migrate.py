@@ -23,6 +23,7 @@ from ..diagnostics import (
     write_line,
 )
 from ..errors import ExitCode, UsageError
+from ..source.file_write import write_user_file
 from ..source.load import Format
 from ..source.roundtrip import dump, edit_text
 from ..spec.migration import Migration, migrate_070, migrate_080
@@ -129,7 +130,7 @@ def run(
     if output is None:
         out.write(printed(text, migration.data, fmt))
     else:
-        Path(output).write_text(text, encoding="utf-8")
+        write_user_file(output, text)
         write_line(err, f"mcpdesc-docs: wrote {output} (mcpdesc {spec.mcpdesc})")
     for pointer, name in sorted(migration.scheme_names.items()):
         write_line(err, f"mcpdesc-docs: the inline security scheme at {pointer} is now securitySchemes.{name}")
