@@ -28,6 +28,9 @@ class Finished:
     stderr: str
     seconds: float
     peak_rss_bytes: int
+    cpu_seconds: float
+    """User and system time of the child alone (from its rusage): what a budget is held to,
+    as it does not grow when the machine is busy with other work."""
 
 
 def run_bounded(
@@ -81,4 +84,5 @@ def run_bounded(
             err.read().decode("utf-8", errors="surrogateescape"),
             elapsed,
             usage.ru_maxrss * 1024,
+            usage.ru_utime + usage.ru_stime,
         )
