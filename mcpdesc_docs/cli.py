@@ -274,6 +274,10 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
     except UsageError as exc:
         write_line(err, f"mcpdesc-docs: error: {exc}")
         return ExitCode.USAGE
+    except KeyboardInterrupt:
+        # Ctrl-C is the user's choice, not a failure to explain (build says more itself).
+        write_line(err, "mcpdesc-docs: interrupted")
+        return ExitCode.INTERRUPTED
     except BrokenPipeError:
         # The reader left early (`mcpdesc-docs validate x | head`): an I/O failure, not a bug
         # worth a message. Point stdout at /dev/null so the final flush cannot fail again.

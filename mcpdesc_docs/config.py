@@ -15,7 +15,7 @@ from .errors import DescriptionError, ProjectError, UsageError
 from .resources import available_themes
 from .rule_docs import RuleDoc
 from .source import pointer as jp
-from .source.limits import DEFAULT_LIMITS, Limits
+from .source.limits import DEFAULT_LIMITS, LIMIT_CEILINGS, Limits, ceiling_reason
 from .source.load import Source, read_source
 from .validation.validator import known_rule_ids, suppresses
 
@@ -278,6 +278,8 @@ def _limits(value: object, at: str, base: Path, problems: _Problems) -> Limits |
             )
         elif isinstance(item, bool) or not isinstance(item, int) or item < 1:
             problems.add(item_at, f"limit {key!r} must be a positive whole number")
+        elif item > LIMIT_CEILINGS[key]:
+            problems.add(item_at, f"limit {key!r} can be at most {LIMIT_CEILINGS[key]} ({ceiling_reason(key)})")
         else:
             values[key] = item
     return replace(DEFAULT_LIMITS, **values)

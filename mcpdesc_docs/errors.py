@@ -18,6 +18,8 @@ class ExitCode(enum.IntEnum):
     """The description is invalid: any error, or any warning under ``--strict``."""
     USAGE = 2
     """Usage, configuration, I/O, theme or internal problem."""
+    INTERRUPTED = 130
+    """Stopped by Ctrl-C (SIGINT): 128 plus the signal's number, as a shell reports it."""
 
 
 class UsageError(Exception):

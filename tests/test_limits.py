@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 
 import pytest
 
 from mcpdesc_docs.source.limits import DEFAULT_LIMITS, Limits
+from mcpdesc_docs.source.load import READ_CHUNK, read_at_most
 
 from .sites import SAMPLE, load_data, run
 
@@ -101,3 +103,48 @@ def test_tags_count_as_pages_against_max_primitives(tmp_path):
     code, out, _ = run("validate", str(tmp_path))
     assert code == 1
     assert f"{pages + tags} tools, resources, resource templates, prompts and tags" in out
+
+
+@pytest.mark.parametrize("max_bytes", [30_000_000_000, sys.maxsize])
+def test_a_large_max_bytes_reads_a_small_file(tmp_path, max_bytes):
+    # read(max_bytes + 1) set the whole size aside first: MemoryError, or OverflowError at 2**63.
+    project(tmp_path, f"  max_bytes: {max_bytes}\n")
+    code, out, err = run("build", str(tmp_path))
+    assert code == 0, out + err
+
+
+def test_a_file_read_in_chunks_stops_one_byte_past_the_limit(tmp_path):
+    path = tmp_path / "d.json"
+    path.write_bytes(b"x" * (3 * READ_CHUNK + 5))
+    with open(path, "rb") as handle:
+        assert read_at_most(handle, 2 * READ_CHUNK + 1) == b"x" * (2 * READ_CHUNK + 1)
+    with open(path, "rb") as handle:
+        assert len(read_at_most(handle, sys.maxsize)) == 3 * READ_CHUNK + 5
+
+
+@pytest.mark.parametrize(
+    ("limits", "message"),
+    [
+        (f"  max_bytes: {sys.maxsize + 1}\n", f"limit 'max_bytes' can be at most {sys.maxsize}"),
+        ("  max_nodes: 99999999999999999999999\n", f"limit 'max_nodes' can be at most {sys.maxsize} (the largest"),
+        ("  max_depth: 1001\n", "limit 'max_depth' can be at most 1000 (the YAML parser's own bound)"),
+    ],
+)
+def test_limits_beyond_their_ceiling_are_located_config_errors(tmp_path, limits, message):
+    project(tmp_path, limits)
+    code, out, err = run("build", str(tmp_path))
+    assert code == 2
+    assert "internal error" not in out + err
+    assert f"mcpdesc-docs.yml:3:3: error[mcpdesc-docs.config] {message}" in err
+
+
+def test_the_deepest_max_depth_allowed_is_the_yaml_parsers(tmp_path):
+    # At the ceiling, a document deeper than it is refused with the limit's own number.
+    project(tmp_path, "  max_depth: 1000\n")
+    data = load_data(SAMPLE)
+    data["info"]["x-deep"] = "DEEP"
+    (tmp_path / "d.yaml").write_text(json.dumps(data).replace('"DEEP"', "[" * 1200 + "]" * 1200))
+    (tmp_path / "mcpdesc-docs.yml").write_text("description: d.yaml\nlimits:\n  max_depth: 1000\n")
+    code, out, err = run("validate", str(tmp_path))
+    assert code == 1, out + err
+    assert "nesting deeper than 1000 levels" in out

@@ -11,9 +11,13 @@ from ..config import load_config
 from ..diagnostics import write_line
 from ..errors import ExitCode
 from ..output import StagedSite, check_site_dir
-from ..pipeline import protected_paths, render_description
+from ..pipeline import BuildOutcome, protected_paths, render_description
 from ..validation.validator import validate_file
 from .validate import report
+
+INTERRUPTED = "interrupted; the previous site is unchanged"
+"""What Ctrl-C during a build says: the pages went to a staging directory, which is
+deleted, and the site directory was never touched."""
 
 
 def run(
@@ -26,6 +30,38 @@ def run(
     err: TextIO,
 ) -> int:
     started = time.perf_counter()
+    try:
+        built = _build(path, site_dir=site_dir, strict=strict, output_format=output_format, out=out, err=err)
+    except KeyboardInterrupt:
+        # StagedSite has deleted what was staged on its way out, and the site directory
+        # is only touched by the swap, which either happened (and _build returned) or did
+        # not. One line instead of the traceback of wherever rendering happened to be.
+        write_line(err, f"mcpdesc-docs: {INTERRUPTED}")
+        return ExitCode.INTERRUPTED
+    if isinstance(built, ExitCode):
+        return built
+    outcome, written_to = built
+    elapsed = time.perf_counter() - started
+    noun = "page" if outcome.pages == 1 else "pages"
+    write_line(err, f"mcpdesc-docs: built {outcome.pages} {noun} into {written_to} in {elapsed:.2f} s")
+    if outcome.legacy_format is not None:
+        # Advice for the author, so it is said here rather than on the pages readers see.
+        legacy = outcome.legacy_format
+        write_line(err, f"note: the description is mcpdesc {legacy}; `mcpdesc-docs migrate` converts it to 0.9.0")
+    return ExitCode.OK
+
+
+def _build(
+    path: str,
+    *,
+    site_dir: str | None,
+    strict: bool,
+    output_format: str,
+    out: TextIO,
+    err: TextIO,
+) -> tuple[BuildOutcome, Path] | ExitCode:
+    """Validate and, when the description is accepted, write the site: what was built and
+    where, or the exit code of a build that stopped."""
     config = load_config(Path(path), site_dir=Path(site_dir) if site_dir else None, strict=strict)
     check_site_dir(config.site_dir, protected_paths(config))
     validation = validate_file(
@@ -48,11 +84,4 @@ def run(
             staged.commit()
     finally:
         gc.unfreeze()
-    elapsed = time.perf_counter() - started
-    noun = "page" if outcome.pages == 1 else "pages"
-    write_line(err, f"mcpdesc-docs: built {outcome.pages} {noun} into {config.site_dir} in {elapsed:.2f} s")
-    if outcome.legacy_format is not None:
-        # Advice for the author, so it is said here rather than on the pages readers see.
-        legacy = outcome.legacy_format
-        write_line(err, f"note: the description is mcpdesc {legacy}; `mcpdesc-docs migrate` converts it to 0.9.0")
-    return ExitCode.OK
+    return outcome, config.site_dir

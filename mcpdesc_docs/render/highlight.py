@@ -4,7 +4,8 @@ Pages carry the highlighted markup (spans with Pygments' short token classes, co
 the theme's stylesheet), so no highlighter runs in the browser and nothing is loaded from
 elsewhere. Blocks come from an untrusted description: a block longer than
 ``MAX_HIGHLIGHT`` characters is shown escaped but plain, which bounds the extra markup
-(about ten times the text) and the lexer's time.
+(about ten times the text). The lexers take time linear in the block: JSON's is, and
+YAML's is made so (``yaml_lexer``; Pygments' own takes the square of a line's length).
 """
 
 from __future__ import annotations
@@ -49,9 +50,11 @@ def _tools(lexer_name: str) -> tuple[Lexer, HtmlFormatter[str]]:
     its whole style table when made (about 2 ms, as long as highlighting a block), and
     neither keeps state between blocks (lexing and formatting are pure in their input)."""
     from pygments.formatters.html import HtmlFormatter
-    from pygments.lexers.data import JsonLexer, YamlLexer
+    from pygments.lexers.data import JsonLexer
 
-    lexer: Lexer = JsonLexer() if lexer_name == "json" else YamlLexer()
+    from .yaml_lexer import linear_yaml_lexer
+
+    lexer: Lexer = JsonLexer() if lexer_name == "json" else linear_yaml_lexer()[0]
     # stripnl would drop leading blank lines; the block is shown as written.
     lexer.stripnl = False
     return lexer, HtmlFormatter(nowrap=True)

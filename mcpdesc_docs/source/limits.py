@@ -49,4 +49,24 @@ class Limits:
         return ("max_bytes", "max_depth", "max_nodes", "max_string_length", "max_primitives")
 
 
+YAML_PARSER_DEPTH = 1000
+"""Nesting libyaml refuses whatever we allow: a deeper ``max_depth`` would be a promise the
+parser breaks, its refusal then worded with our larger number."""
+
+LIMIT_CEILINGS = {
+    "max_bytes": sys.maxsize,
+    "max_depth": YAML_PARSER_DEPTH,
+    "max_nodes": sys.maxsize,
+    "max_string_length": sys.maxsize,
+    "max_primitives": sys.maxsize,
+}
+"""The largest value a configuration may give each limit. Sizes and counts stop at the
+largest size Python can hold (beyond it a size cannot even be asked for: OverflowError)."""
+
+
+def ceiling_reason(name: str) -> str:
+    """Why a limit's ceiling is where it is (said with a configuration's refusal)."""
+    return "the YAML parser's own bound" if name == "max_depth" else "the largest size Python can hold"
+
+
 DEFAULT_LIMITS = Limits()

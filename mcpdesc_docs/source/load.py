@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import BinaryIO, Literal, NamedTuple
 
 from ..diagnostics import Diagnostic
 from ..errors import DescriptionError, UsageError
@@ -88,7 +88,7 @@ def read_source(
                 rule=LIMITS_RULE,
             )
         with open(path, "rb") as handle:
-            raw = handle.read(limits.max_bytes + 1)
+            raw = read_at_most(handle, limits.max_bytes + 1)
     except FileNotFoundError:
         raise UsageError(f"{display}: no such file") from None
     except IsADirectoryError:
@@ -98,6 +98,26 @@ def read_source(
     suffix = path.suffix.lower()
     fmt: Format | None = "json" if suffix == ".json" else "yaml" if suffix in {".yaml", ".yml"} else None
     return parse_bytes(raw, display, fmt=fmt, limits=limits, readers=readers)
+
+
+READ_CHUNK = 1 << 20
+"""Bytes asked for at a time: ``read(n)`` sets aside n bytes before it reads one, so a
+large limit read at once failed on a small file (MemoryError, or OverflowError past
+Python's largest size)."""
+
+
+def read_at_most(handle: BinaryIO, size: int) -> bytes:
+    """The file's bytes up to ``size`` of them (one more than the limit: enough to tell a
+    file that grew past it since it was measured)."""
+    chunks: list[bytes] = []
+    left = size
+    while left > 0:
+        chunk = handle.read(min(left, READ_CHUNK))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
 
 
 def parse_bytes(
