@@ -7,6 +7,7 @@ import ipaddress
 import logging
 import mimetypes
 import posixpath
+import socket
 from collections.abc import Mapping
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -45,7 +46,12 @@ class Served(Protocol):
 class LocalHTTPServer(ThreadingHTTPServer):
     def server_bind(self) -> None:
         # HTTPServer.server_bind looks up the host's fully qualified name, which can mean a
-        # DNS query; the preview server never needs it and never talks to the network.
+        # DNS query; the preview server never needs it and never talks to the network. It
+        # keeps the base class's SO_REUSEADDR, though: without it a restart on the same port
+        # fails while the last run's closed connections linger in TIME_WAIT (about a minute).
+        # Linux still refuses the port while another socket listens on it.
+        if self.allow_reuse_address:
+            self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.socket.bind(self.server_address)
         self.server_address = self.socket.getsockname()[:2]
         self.server_name = str(self.server_address[0])
