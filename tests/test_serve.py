@@ -452,3 +452,31 @@ def test_a_restart_on_the_same_port_binds_at_once(tmp_path):
         assert get(second, "/index.html")[0] == 200
     finally:
         second.close()
+
+
+def test_a_description_that_links_to_itself_is_a_banner_not_a_crash(project):
+    # Path.resolve raises RuntimeError("Symlink loop") on Python 3.11, and the change filter
+    # resolved the watched paths outside the rebuild's guard: serve ended.
+    out, err = io.StringIO(), io.StringIO()
+    server = DevServer(ProjectBuilder(project, out=out, err=err), err=err)
+    try:
+        assert server.rebuild()
+        description = project / "helpdesk.mcpdesc.yaml"
+        saved = description.read_text()
+        description.unlink()
+        description.symlink_to(description)
+        server.watch_loop([{(Change.deleted, str(description)), (Change.added, str(description))}])
+        assert server.state_token == "1.1"
+        assert server.problems is not None
+        _, site = server.resolve_request("/index.html")
+        assert site is not None
+        banner = BeautifulSoup(server.decorate(site["index.html"]), "html.parser").select_one("[data-serve-problems]")
+        assert "helpdesk.mcpdesc.yaml" in banner.get_text()
+        assert "internal error" not in err.getvalue()
+        description.unlink()
+        description.write_text(saved)
+        server.watch_loop([{(Change.added, str(description))}])
+        assert server.state_token == "2.1"
+        assert server.problems is None
+    finally:
+        server.close()

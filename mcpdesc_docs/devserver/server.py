@@ -15,7 +15,7 @@ import errno
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TextIO
 
 from ..diagnostics import write_line
@@ -149,6 +149,16 @@ class DevServer:
     def file_changes(self) -> Iterable[ChangeBatch]:
         return file_changes(self.builder.watch_paths(), self.stop_event)
 
+    def until_unwatchable(self, batches: Iterable[ChangeBatch]) -> Iterator[ChangeBatch]:
+        """The batches until the watcher fails (the system's limit on watches reached, a
+        watched directory gone): then the site is served as it is until serve is stopped,
+        rather than the preview ending with the error."""
+        try:
+            yield from batches
+        except OSError as exc:
+            write_line(self.err, f"mcpdesc-docs: cannot watch for changes: {exc}; serving the site as it is")
+            self.stop_event.wait()
+
     # --- HTTP -------------------------------------------------------------------------
 
     def start_http(self) -> str:
@@ -227,7 +237,7 @@ def serve(
 
             webbrowser.open(url)
         source = changes(server) if changes is not None else server.file_changes()
-        server.watch_loop(source)
+        server.watch_loop(server.until_unwatchable(source))
     except KeyboardInterrupt:
         pass
     finally:
