@@ -26,9 +26,6 @@ from .handler import LocalHTTPServer, handler_for, safe_request_path
 from .tidy import TIDY_AFTER_SECONDS, HeapTidier
 from .watch import ChangeBatch, ChangeFilter, file_changes
 
-_POLL_SECONDS = 0.2
-"""How often a waiting event stream checks for shutdown: bounds how long Ctrl-C takes."""
-
 
 class DevServer:
     def __init__(
@@ -118,14 +115,16 @@ class DevServer:
 
     def wait_for_change(self, token: str, timeout: float) -> str:
         """Block until the state token differs from ``token``, the timeout passes, or the
-        server stops. Returns the current token."""
+        server stops. Returns the current token. Waiters sleep until a rebuild or ``close``
+        notifies them (both change what they wait on under the lock, so no wake-up is
+        lost): an idle stream costs no CPU however many are open."""
         deadline = time.monotonic() + timeout
         with self._lock:
             while f"{self._epoch}.{self._failures}" == token and not self.stop_event.is_set():
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     break
-                self._lock.wait(min(remaining, _POLL_SECONDS))
+                self._lock.wait(remaining)
             return f"{self._epoch}.{self._failures}"
 
     # --- watching ---------------------------------------------------------------------
