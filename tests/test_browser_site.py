@@ -172,3 +172,16 @@ def test_axe_finds_no_serious_or_critical_violation(browser: Browser, http_root:
     )
     context.close()
     assert violations == []
+
+
+@pytest.mark.parametrize("fragment", ["#%", "#%E0%A4%A", "#tools%"])
+def test_a_malformed_fragment_is_ignored_and_search_still_works(page: Page, root: str, fragment: str) -> None:
+    # decodeURIComponent threw URIError on "#%" before search was wired: it then found nothing.
+    page.goto(root + "tools/search_tickets.html" + fragment)
+    page.fill("[data-search]", "Which team should take over")
+    first = page.locator("[data-search-results] a").first
+    first.wait_for()
+    assert "choose_team" in first.inner_text()
+    page.evaluate("location.hash = '%25zz'")  # a malformed fragment later (hashchange) too
+    page.evaluate("location.hash = 'elicitation%'")
+    assert page.locator("[data-search]").is_visible()

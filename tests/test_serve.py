@@ -423,3 +423,60 @@ def test_a_client_that_stops_mid_request_is_dropped(tmp_path, monkeypatch):
             assert time.monotonic() - started < 4
     finally:
         server.close()
+
+
+def test_a_restart_on_the_same_port_binds_at_once(tmp_path):
+    # The server hangs up first on a "Connection: close" request, so its side of that
+    # connection lingers in TIME_WAIT for about a minute after it stops; a restart on the
+    # same port must bind anyway (SO_REUSEADDR), as a second server beside a running one
+    # still must not (test_a_busy_port_is_a_usage_error).
+    from .test_devserver import FakeBuilder
+
+    first = DevServer(FakeBuilder(tmp_path), port=0, err=io.StringIO())
+    try:
+        assert first.rebuild()
+        first.start_http()
+        port = first.port
+        connection = http.client.HTTPConnection(first.host, port, timeout=5)
+        connection.request("GET", "/index.html", headers={"Connection": "close"})
+        response = connection.getresponse()
+        assert response.status == 200
+        response.read()
+        connection.close()
+    finally:
+        first.close()
+    second = DevServer(FakeBuilder(tmp_path), port=port, err=io.StringIO())
+    try:
+        assert second.rebuild()
+        assert second.start_http().endswith(f":{port}/")
+        assert get(second, "/index.html")[0] == 200
+    finally:
+        second.close()
+
+
+def test_a_description_that_links_to_itself_is_a_banner_not_a_crash(project):
+    # Path.resolve raises RuntimeError("Symlink loop") on Python 3.11, and the change filter
+    # resolved the watched paths outside the rebuild's guard: serve ended.
+    out, err = io.StringIO(), io.StringIO()
+    server = DevServer(ProjectBuilder(project, out=out, err=err), err=err)
+    try:
+        assert server.rebuild()
+        description = project / "helpdesk.mcpdesc.yaml"
+        saved = description.read_text()
+        description.unlink()
+        description.symlink_to(description)
+        server.watch_loop([{(Change.deleted, str(description)), (Change.added, str(description))}])
+        assert server.state_token == "1.1"
+        assert server.problems is not None
+        _, site = server.resolve_request("/index.html")
+        assert site is not None
+        banner = BeautifulSoup(server.decorate(site["index.html"]), "html.parser").select_one("[data-serve-problems]")
+        assert "helpdesk.mcpdesc.yaml" in banner.get_text()
+        assert "internal error" not in err.getvalue()
+        description.unlink()
+        description.write_text(saved)
+        server.watch_loop([{(Change.added, str(description))}])
+        assert server.state_token == "2.1"
+        assert server.problems is None
+    finally:
+        server.close()

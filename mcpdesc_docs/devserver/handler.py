@@ -7,6 +7,8 @@ import ipaddress
 import logging
 import mimetypes
 import posixpath
+import socket
+import threading
 from collections.abc import Mapping
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -19,6 +21,10 @@ log = logging.getLogger(__name__)
 
 _HEARTBEAT_SECONDS = 15.0
 _CONNECTION_TIMEOUT_SECONDS = 30.0
+MAX_EVENT_STREAMS = 64
+"""Reload streams open at once; each holds a thread. A browser opens at most six
+connections to one host over HTTP/1.1, so this serves a handful of browsers with many
+tabs, while a client opening thousands gets 503 instead of a thread each."""
 
 
 class Served(Protocol):
@@ -45,7 +51,12 @@ class Served(Protocol):
 class LocalHTTPServer(ThreadingHTTPServer):
     def server_bind(self) -> None:
         # HTTPServer.server_bind looks up the host's fully qualified name, which can mean a
-        # DNS query; the preview server never needs it and never talks to the network.
+        # DNS query; the preview server never needs it and never talks to the network. It
+        # keeps the base class's SO_REUSEADDR, though: without it a restart on the same port
+        # fails while the last run's closed connections linger in TIME_WAIT (about a minute).
+        # Linux still refuses the port while another socket listens on it.
+        if self.allow_reuse_address:
+            self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.socket.bind(self.server_address)
         self.server_address = self.socket.getsockname()[:2]
         self.server_name = str(self.server_address[0])
@@ -91,6 +102,8 @@ def host_allowed(header: str | None, bound_host: str, port: int) -> bool:
 
 
 def handler_for(server: Served) -> type[BaseHTTPRequestHandler]:
+    stream_slots = threading.BoundedSemaphore(MAX_EVENT_STREAMS)
+
     class Handler(BaseHTTPRequestHandler):
         server_version = "mcpdesc-docs"
         protocol_version = "HTTP/1.1"
@@ -115,7 +128,14 @@ def handler_for(server: Served) -> type[BaseHTTPRequestHandler]:
                 return
             path = urlsplit(self.path).path
             if path == EVENTS_PATH:
-                self._stream_events()
+                if not stream_slots.acquire(blocking=False):
+                    busy = b"Too many reload streams\n"
+                    self._send(HTTPStatus.SERVICE_UNAVAILABLE, busy, "text/plain; charset=utf-8", True, close=True)
+                    return
+                try:
+                    self._stream_events()
+                finally:
+                    stream_slots.release()
                 return
             if path.startswith(ASSETS_PATH):
                 asset = serve_asset(path.removeprefix(ASSETS_PATH))
@@ -145,12 +165,16 @@ def handler_for(server: Served) -> type[BaseHTTPRequestHandler]:
                 content_type += "; charset=utf-8"
             self._send(HTTPStatus.OK, body, content_type, send_body)
 
-        def _send(self, status: HTTPStatus, body: bytes, content_type: str, send_body: bool) -> None:
+        def _send(
+            self, status: HTTPStatus, body: bytes, content_type: str, send_body: bool, *, close: bool = False
+        ) -> None:
             self.send_response(status)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-cache")
             self.send_header("X-Content-Type-Options", "nosniff")
+            if close:
+                self.send_header("Connection", "close")  # which also ends this connection here
             self.end_headers()
             if send_body:
                 self.wfile.write(body)

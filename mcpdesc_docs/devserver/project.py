@@ -18,6 +18,7 @@ from ..source.load import Readers
 from ..validation.rule_cache import RuleCache
 from ..validation.validator import validate_file
 from .builder import Rebuild
+from .watch import real_path
 
 
 class ProjectBuilder:
@@ -103,8 +104,8 @@ class ProjectBuilder:
         return roots
 
     def _is_theme_file(self, path: str) -> bool:
-        candidate = Path(path).resolve()
-        return any(candidate.is_relative_to(root.resolve()) for root in self._theme_roots())
+        candidate = real_path(path)
+        return any(candidate.is_relative_to(real_path(root)) for root in self._theme_roots())
 
     def watch_paths(self) -> list[Path]:
         """What the site is made of, and nothing else (a log file written beside the

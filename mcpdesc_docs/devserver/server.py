@@ -15,7 +15,7 @@ import errno
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TextIO
 
 from ..diagnostics import write_line
@@ -25,9 +25,6 @@ from .builder import Builder, Rebuild
 from .handler import LocalHTTPServer, handler_for, safe_request_path
 from .tidy import TIDY_AFTER_SECONDS, HeapTidier
 from .watch import ChangeBatch, ChangeFilter, file_changes
-
-_POLL_SECONDS = 0.2
-"""How often a waiting event stream checks for shutdown: bounds how long Ctrl-C takes."""
 
 
 class DevServer:
@@ -118,14 +115,16 @@ class DevServer:
 
     def wait_for_change(self, token: str, timeout: float) -> str:
         """Block until the state token differs from ``token``, the timeout passes, or the
-        server stops. Returns the current token."""
+        server stops. Returns the current token. Waiters sleep until a rebuild or ``close``
+        notifies them (both change what they wait on under the lock, so no wake-up is
+        lost): an idle stream costs no CPU however many are open."""
         deadline = time.monotonic() + timeout
         with self._lock:
             while f"{self._epoch}.{self._failures}" == token and not self.stop_event.is_set():
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     break
-                self._lock.wait(min(remaining, _POLL_SECONDS))
+                self._lock.wait(remaining)
             return f"{self._epoch}.{self._failures}"
 
     # --- watching ---------------------------------------------------------------------
@@ -148,6 +147,16 @@ class DevServer:
 
     def file_changes(self) -> Iterable[ChangeBatch]:
         return file_changes(self.builder.watch_paths(), self.stop_event)
+
+    def until_unwatchable(self, batches: Iterable[ChangeBatch]) -> Iterator[ChangeBatch]:
+        """The batches until the watcher fails (the system's limit on watches reached, a
+        watched directory gone): then the site is served as it is until serve is stopped,
+        rather than the preview ending with the error."""
+        try:
+            yield from batches
+        except OSError as exc:
+            write_line(self.err, f"mcpdesc-docs: cannot watch for changes: {exc}; serving the site as it is")
+            self.stop_event.wait()
 
     # --- HTTP -------------------------------------------------------------------------
 
@@ -227,7 +236,7 @@ def serve(
 
             webbrowser.open(url)
         source = changes(server) if changes is not None else server.file_changes()
-        server.watch_loop(source)
+        server.watch_loop(server.until_unwatchable(source))
     except KeyboardInterrupt:
         pass
     finally:

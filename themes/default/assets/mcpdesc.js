@@ -123,11 +123,18 @@
   function keepTocOpen() { if (tocFold && tocWide.matches) tocFold.open = true; }
   if (tocWide.addEventListener) tocWide.addEventListener("change", keepTocOpen);
 
+  // The element id a fragment names, or "" when it is not valid percent-encoding (a link
+  // to "#%"): decodeURIComponent throws on those, and a throw here would leave the rest of
+  // the page's behaviour (search among it) unwired.
+  function fragmentId(fragment) {
+    try { return decodeURIComponent(fragment); } catch (e) { return ""; }
+  }
+
   // The section being read is marked in the table of contents.
   var tocLinks = Array.prototype.slice.call(document.querySelectorAll("[data-toc] a[href^='#']"));
   if (tocLinks.length && window.IntersectionObserver) {
     var byId = {};
-    tocLinks.forEach(function (link) { byId[decodeURIComponent(link.getAttribute("href").slice(1))] = link; });
+    tocLinks.forEach(function (link) { byId[fragmentId(link.getAttribute("href").slice(1))] = link; });
     var visible = {};
     var observer = new IntersectionObserver(function (changes) {
       changes.forEach(function (change) { visible[change.target.id] = change.isIntersecting; });
@@ -135,7 +142,7 @@
       // The last entry (in page order, so the innermost) whose element crosses the top of
       // the screen: a section holds its cards, which come after it in the list.
       for (var i = 0; i < tocLinks.length; i++) {
-        var id = decodeURIComponent(tocLinks[i].getAttribute("href").slice(1));
+        var id = fragmentId(tocLinks[i].getAttribute("href").slice(1));
         if (visible[id]) current = tocLinks[i];
       }
       tocLinks.forEach(function (link) {
@@ -151,7 +158,7 @@
   // A link to a row folded away in a schema (or anything else in a closed <details>)
   // unfolds what holds it, so the reader lands on it.
   function revealTarget() {
-    var id = decodeURIComponent(location.hash.slice(1));
+    var id = fragmentId(location.hash.slice(1));
     var target = id && document.getElementById(id);
     if (!target) return;
     var hidden = false;
@@ -276,7 +283,7 @@
     var here = location.pathname.replace(/\/index\.html$/, "/");
     var there = parts[0].replace(/(^|\/)index\.html$/, "$1");
     if (here.slice(here.length - there.length) !== there) return;
-    var scope = (parts[1] && document.getElementById(decodeURIComponent(parts[1]))) || document.querySelector("main");
+    var scope = (parts[1] && document.getElementById(fragmentId(parts[1]))) || document.querySelector("main");
     var regex = pattern(saved.terms.filter(function (t) { return typeof t === "string"; }));
     if (!scope || !regex) return;
     var walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT, {
