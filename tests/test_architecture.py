@@ -148,15 +148,19 @@ def external_imports(tree: ast.Module) -> set[str]:
     return found
 
 
-def test_only_describe_uses_the_mcp_sdk_and_its_http_client():
-    # describe is the one command that connects to a server or starts one; nothing else
-    # may even import the means to.
-    users = sorted(
+def test_no_module_needs_the_mcp_sdk_and_only_describe_speaks_http():
+    # describe speaks JSON-RPC itself, so an install needs no SDK (the tests' servers use it);
+    # describe is the one command that connects to a server: nothing else imports an HTTP client.
+    sdk_users = sorted(
+        name for name, tree in MODULES if external_imports(tree) & {"mcp", "mcp_types", "httpx2", "anyio"}
+    )
+    assert sdk_users == []
+    http_clients = sorted(
         name
         for name, tree in MODULES
-        if external_imports(tree) & {"mcp", "mcp_types", "httpx2", "anyio"} and name.split(".")[0] != "describe"
+        if external_imports(tree) & {"http", "urllib3", "requests"} and name.split(".")[0] != "describe"
     )
-    assert users == []
+    assert [name for name in http_clients if not name.startswith("devserver")] == []
 
 
 def import_cycles() -> list[list[str]]:
