@@ -39,9 +39,6 @@ class Finished:
     cpu_seconds: float
     """User and system time the child used (its own rusage, from wait4)."""
     peak_rss_bytes: int
-    cpu_seconds: float
-    """User and system time of the child alone (from its rusage): what a budget is held to,
-    as it does not grow when the machine is busy with other work."""
 
 
 def run_bounded(
@@ -110,5 +107,4 @@ def run_bounded(
             err.read().decode("utf-8", errors="surrogateescape"),
             cpu_seconds,
             usage.ru_maxrss * 1024,
-            usage.ru_utime + usage.ru_stime,
         )

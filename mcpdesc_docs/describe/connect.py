@@ -12,6 +12,7 @@ it, which its declaration records as an observed ``clientRequirements``.
 from __future__ import annotations
 
 import copy
+import os
 import shlex
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -32,6 +33,7 @@ DISCOVER_ERA = "2026-07-28"
 STREAMABLE_HTTP_FLOOR = "2025-03-26"
 # A listing longer than this many pages is a server that never stops paginating.
 _MAX_PAGES = 1000
+INHERITED_ENVIRONMENT = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "TMPDIR")
 _PARALLEL_SESSIONS = 3
 _COLLECTIONS = ("tools", "resources", "resourceTemplates", "prompts")
 _METHODS = {
@@ -145,7 +147,10 @@ class Target:
     def open(self, budget: Budget) -> Transport:
         if self.url is not None:
             return HttpTransport(self.url, self.headers, budget)
-        return StdioTransport(self.command, budget)
+        # As MCP clients do, the server gets only the variables a program needs to run,
+        # not the caller's secrets.
+        env = {name: os.environ[name] for name in INHERITED_ENVIRONMENT if name in os.environ}
+        return StdioTransport(self.command, budget, env)
 
 
 @dataclass(slots=True)
