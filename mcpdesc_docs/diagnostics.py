@@ -133,17 +133,25 @@ def _escaped(character: str) -> str:
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
-def printable(text: str) -> str:
-    """``text`` made safe to print as (part of) one line of a terminal or a CI log: control,
-    format and separator characters become visible escapes (``\\x1b``, ``\\n``,
-    ``\\u202e``), a CI service-message opener gets its second ``#`` escaped, and a leading
-    ``::`` (after any whitespace) its first colon, so the line cannot be taken for a
-    workflow command. Text with none of these (every normal diagnostic) is returned as it
-    is. Backslashes are left alone: this is for reading, not a reversible encoding."""
+def visible(text: str) -> str:
+    """``text`` with its control, format and separator characters written as visible
+    escapes (``\\x1b``, ``\\n``, ``\\u202e``): what a reader sees is then every character
+    there is. Pages use it for values a reader copies (a command line, an environment
+    variable), where a bidi override or a zero-width space would make what is shown differ
+    from what is copied. Backslashes are left alone: this is for reading, not a reversible
+    encoding."""
     if text.isascii() and text.isprintable():
-        safe = text
-    else:
-        safe = _CANDIDATE.sub(lambda match: _escaped(match.group()), text)
+        return text
+    return _CANDIDATE.sub(lambda match: _escaped(match.group()), text)
+
+
+def printable(text: str) -> str:
+    """``text`` made safe to print as (part of) one line of a terminal or a CI log: what
+    ``visible`` escapes, plus a CI service-message opener gets its second ``#`` escaped,
+    and a leading ``::`` (after any whitespace) its first colon, so the line cannot be
+    taken for a workflow command. Text with none of these (every normal diagnostic) is
+    returned as it is."""
+    safe = visible(text)
     if "##" in safe:
         safe = SERVICE_MESSAGE.sub(lambda _: "#\\x23", safe)
     stripped = safe.lstrip()
@@ -180,15 +188,23 @@ def _json_escaped(character: str) -> str:
     return "".join(f"\\u{int.from_bytes(units[i : i + 2], 'big'):04x}" for i in range(0, len(units), 2))
 
 
+def visible_json(value: object) -> str:
+    """``value`` as indented JSON in which the characters ``visible`` escapes are JSON
+    ``\\u`` escapes (json.dumps escapes C0 only): it means exactly the same, and a reader
+    sees every character of it."""
+    text = json.dumps(value, ensure_ascii=False, indent=2)
+    if not text.isascii() or "\x7f" in text:  # DEL is ASCII, and json.dumps leaves it
+        # Raw newlines in indented JSON are its layout (json.dumps escapes those in strings).
+        text = _JSON_CANDIDATE.sub(lambda match: _json_escaped(match.group()), text)
+    return text
+
+
 def json_text(value: object) -> str:
     """``value`` as indented JSON that is safe to print and means exactly the same: the
     characters ``printable`` escapes, and the ``#`` that would open a service message, are
     written as JSON ``\\u`` escapes (json.dumps escapes C0 only). No line of indented JSON
     can start with ``::``: every string is quoted."""
-    text = json.dumps(value, ensure_ascii=False, indent=2)
-    if not text.isascii() or "\x7f" in text:  # DEL is ASCII, and json.dumps leaves it
-        # Raw newlines in indented JSON are its layout (json.dumps escapes those in strings).
-        text = _JSON_CANDIDATE.sub(lambda match: _json_escaped(match.group()), text)
+    text = visible_json(value)
     if "##" in text:
         text = SERVICE_MESSAGE.sub(lambda _: "#\\u0023", text)
     return text

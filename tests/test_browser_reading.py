@@ -209,3 +209,32 @@ def test_pages_fit_the_screen_and_the_form_preview_never_submits(tab: Page, samp
     field.press("Enter")
     assert tab.url == url  # nothing was sent, nowhere was left
     assert field.input_value() == "x"
+
+
+CLIPBOARD = """window.copied = [];
+const writeText = (text) => { window.copied.push(text); return Promise.resolve(); };
+Object.defineProperty(navigator, "clipboard", {value: {writeText}});"""
+"""Copy buttons write here (headless Chromium grants no clipboard to file: pages)."""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_copy_gives_what_a_hostile_command_shows(browser: Browser, tmp_path: Path, width: int) -> None:
+    # Issue 30, item 20: hidden characters in command, args and env are shown as escapes,
+    # so the text a reader sees is the text Copy gives.
+    from .test_hidden_characters import HIDDEN, hostile_description
+
+    code, stdout, stderr = build(hostile_description(tmp_path / "hidden.mcpdesc.yaml"), tmp_path / "site")
+    assert code == 0, stdout + stderr
+    with tab_at(browser, width, "light", bypass_csp=True) as page:
+        page.add_init_script(CLIPBOARD)
+        page.goto((tmp_path / "site" / "index.html").as_uri())
+        card = page.locator("article.transport").first
+        expect(card.locator("[data-hidden-characters]")).to_be_visible()
+        sources = [card.locator("pre.command code"), card.locator("details.client-config pre code")]
+        shown = [source.inner_text() for source in sources]
+        card.locator("pre.command + button.copy-button, pre.command ~ button.copy-button").first.click()
+        card.locator("details.client-config button.copy-button").click()
+        copied = page.evaluate("window.copied")
+        assert copied == shown
+        assert "\\u202e" in copied[0]
+        assert not any(HIDDEN.search(text) for text in copied)

@@ -28,6 +28,7 @@ NOBODY = 65534
 WATCH_PROBE = """
 import io, os, sys, threading
 from pathlib import Path
+from mcpdesc_docs.devserver.project import ProjectBuilder
 from mcpdesc_docs.devserver.server import DevServer
 
 project = Path(sys.argv[1])

@@ -167,6 +167,10 @@ class SecurityScheme:
 
 @dataclass(frozen=True, slots=True)
 class Transport:
+    """One way to connect. The values a reader copies (url, command, args, command_line,
+    env) have their invisible and direction-changing characters written as visible escapes
+    (``\\u202e``), so what a page shows is what Copy gives."""
+
     index: int
     anchor: str
     type: str
@@ -175,6 +179,8 @@ class Transport:
     args: tuple[str, ...]
     command_line: str | None
     env: tuple[tuple[str, str], ...]
+    hidden_characters: bool
+    """Whether any of those values had such characters (the page says so)."""
     scope: Scope
     security: SecurityView | None
     legacy: bool
