@@ -95,10 +95,12 @@ def run_bounded(
                 process.returncode = -signal.SIGKILL  # reaped here: Popen must not warn it still runs
         process.returncode = os.waitstatus_to_exitcode(status)
         cpu_seconds = usage.ru_utime + usage.ru_stime
-        # SIGXCPU is the kernel saying the soft CPU limit was reached (its rusage may read a
-        # tick under it); SIGKILL counts only past the limit (the hard one, or the guard).
-        over = process.returncode == -signal.SIGXCPU or cpu_seconds >= cpu_limit
-        if process.returncode in (-signal.SIGXCPU, -signal.SIGKILL) and over:
+        # SIGXCPU comes only from the soft limit (the kernel may send it a tick before the
+        # rusage it reports adds up to the limit); SIGKILL past it, from the hard one.
+        over_budget = process.returncode == -signal.SIGXCPU or (
+            process.returncode == -signal.SIGKILL and cpu_seconds >= cpu_limit
+        )
+        if over_budget:
             raise AssertionError(
                 f"mcpdesc-docs {' '.join(argv)} used over {cpu_limit} s of CPU time; it printed:\n{printed()}"
             )

@@ -36,6 +36,45 @@ def _session_template_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterato
         os.environ[CACHE_DIR_VARIABLE] = previous
 
 
+SLOW_MODULES = frozenset(
+    {
+        "test_base_path",
+        "test_bounded",
+        "test_completeness",
+        "test_corpus",
+        "test_deploy",
+        "test_describe",
+        "test_fuzz",
+        "test_hostile_diagnostics",
+        "test_hostile_render",
+        "test_hostile_validation",
+        "test_incremental",
+        "test_incremental_yaml",
+        "test_mutations",
+        "test_scaffold",
+        "test_scaling",
+        "test_schema",
+        "test_serve",
+        "test_template_cache",
+        "test_wheel",
+        "test_yaml_writer",
+    }
+)
+"""Modules whose tests each take seconds of CPU, or many cases: fuzzing, children under
+budgets, packaging, whole-corpus and scaling runs. Slow tests in other modules carry
+``@pytest.mark.slow`` themselves. `pytest -m "not browser and not slow"` is the quick loop
+(docs/contributing.md)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        module = item.path.stem
+        if module.startswith("test_browser_"):
+            item.add_marker(pytest.mark.browser)
+        if module in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-golden",

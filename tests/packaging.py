@@ -3,6 +3,7 @@ builds them, and fresh virtual environments to install the wheel into, offline."
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import sysconfig
@@ -20,8 +21,17 @@ class Distributions:
 
 
 def run(*command: str | Path, cwd: Path, env: dict[str, str] | None = None) -> str:
+    # A user's environment has no checkout on its path: with PYTHONPATH pointing at one (as
+    # when the suite runs from a worktree), a fresh environment would import it, not the wheel.
+    environment = {name: value for name, value in (env or os.environ).items() if name != "PYTHONPATH"}
     done = subprocess.run(
-        [str(c) for c in command], cwd=cwd, env=env, capture_output=True, text=True, timeout=300, check=False
+        [str(c) for c in command],
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,  # a hang guard: building and installing take many times longer on a loaded machine
+        check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout

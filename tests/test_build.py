@@ -273,6 +273,7 @@ def test_slugs_are_safe_file_names(name, slug):
     assert slugify(name) == slug
 
 
+@pytest.mark.slow
 @given(st.text(max_size=30))
 @example("Kelvin \u212a")  # its lower case is ASCII
 @example("\u0130stanbul")  # its lower case is not

@@ -199,6 +199,7 @@ sys.exit(code)
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["validate", "build"])
 def test_no_network_or_process_audit_events_in_a_fresh_process(command: str, tmp_path: Path) -> None:
     argv = [command, str(SAMPLE)] + (["-o", str(tmp_path / "site")] if command == "build" else [])
@@ -221,6 +222,7 @@ def test_module_entry_point_runs() -> None:
     assert json.loads(result.stdout)["valid"] is True
 
 
+@pytest.mark.slow
 def test_a_reader_that_leaves_early_gets_no_internal_error(tmp_path: Path) -> None:
     # Enough diagnostics to overflow a pipe buffer, so writing hits the closed pipe (long
     # ones: a report shows at most 100 of one rule).

@@ -107,6 +107,7 @@ def mutated(document: Any, data: st.DataObject) -> Any:
 BASES = [load_data(SAMPLE), json.loads(json.dumps(rich()))]
 
 
+@pytest.mark.slow
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_mutated_documents_get_the_same_verdict(data: st.DataObject) -> None:
@@ -145,6 +146,7 @@ def schema_patterns() -> list[str]:
 PATTERNS = [*schema_patterns(), r"^[a-z]+\Z", r"^(?:ab|c)+$", r"^x-", r"[^/]+", r"a|b$"]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(pattern=st.sampled_from(PATTERNS), text=st.text(alphabet="abcxyz-_./#\n A0é", max_size=12))
 def test_translated_property_patterns_match_what_python_matches(pattern: str, text: str) -> None:

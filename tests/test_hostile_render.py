@@ -173,7 +173,8 @@ _REFS = st.sampled_from(
     ["#", "#/$defs/A", "#/$defs/B", "#/$defs/A/properties/x", "#/$defs/missing", "#/", "#/properties"]
 )
 _SUBSCHEMAS = st.recursive(
-    st.one_of(st.booleans(), st.builds(lambda r: {"$ref": r}, _REFS), st.just({"type": "string"})),
+    # Fresh objects on every draw (st.just would hand every case the same dict).
+    st.one_of(st.booleans(), st.builds(lambda r: {"$ref": r}, _REFS), st.builds(lambda: {"type": "string"})),
     lambda inner: st.one_of(
         st.dictionaries(st.sampled_from(["x", "y", "z"]), inner, max_size=3).map(
             lambda props: {"type": "object", "properties": props, "required": ["x", "w"]}

@@ -45,9 +45,9 @@ def test_a_50_mb_file_is_refused_without_reading_it(tmp_path):
     path = tmp_path / "huge.json"
     with open(path, "wb") as handle:
         handle.truncate(50 * 1024 * 1024)  # sparse: refused by its size alone
-    started = time.perf_counter()
+    started = time.process_time()
     code, out, _ = run("validate", str(path))
-    assert time.perf_counter() - started < 1
+    assert time.process_time() - started < 1  # CPU time: reading and parsing 50 MB would take more
     assert code == 1
     assert "input-too-large" in out
 

@@ -116,9 +116,9 @@ def test_yaml_positions_for_keys_and_items() -> None:
     ],
 )
 def test_hostile_input_is_refused_fast(text: str, name: str, code: str) -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     assert load_error(text, name)[0] == code
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0  # CPU time, which a loaded machine does not stretch
 
 
 def test_limits_are_configurable() -> None:

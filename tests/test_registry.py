@@ -58,6 +58,7 @@ def _generated_registrations(trees: list[ast.AST]) -> list[re.Pattern[str]]:
     return patterns
 
 
+@pytest.mark.slow
 def test_each_registered_rule_id_is_written_exactly_once() -> None:
     trees = _trees()
     literals = _string_literals(trees)

@@ -141,6 +141,7 @@ def edited(data: dict[str, Any], draw: st.DataObject) -> dict[str, Any]:
     return data
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(draw=st.data())
 def test_after_any_edits_the_kept_findings_are_those_of_a_full_run(draw: st.DataObject) -> None:

@@ -414,13 +414,13 @@ def test_a_client_that_stops_mid_request_is_dropped(tmp_path, monkeypatch):
     try:
         assert server.rebuild()
         server.start_http()
-        with socket.create_connection((server.host, server.port), timeout=PATIENCE) as stalled:
+        # Long enough for any load, and still shorter than the server's own 30 s: the recv
+        # below ends only because the patched half second dropped the client.
+        with socket.create_connection((server.host, server.port), timeout=20) as stalled:
             stalled.sendall(b"GET /index.html HTTP/1.1\r\n")  # and never the rest
             status, _, _ = get(server, "/index.html")  # others are served meanwhile
             assert status == 200
-            started = time.monotonic()
             assert stalled.recv(1024) == b""  # the server hung up on it
-            assert time.monotonic() - started < 4
     finally:
         server.close()
 

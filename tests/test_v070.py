@@ -132,6 +132,7 @@ REAL_DUMPS = descriptions_in(EXAMPLES_070_DIR)
 
 if REAL_DUMPS:
 
+    @pytest.mark.slow
     @pytest.mark.parametrize("dump", REAL_DUMPS, ids=[p.name for p in REAL_DUMPS])
     def test_real_0_7_0_dumps_build_show_every_string_and_migrate(dump, tmp_path):
         code, out, err = build(dump, tmp_path / "site")

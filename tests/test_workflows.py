@@ -4,6 +4,7 @@ release reuses it before publishing a tag with trusted publishing."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .actions_runner import load_workflow
@@ -74,3 +75,15 @@ def test_the_release_workflow_publishes_a_tested_tag_with_trusted_publishing():
     assert all("password" not in step.get("with", {}) for step in publish["steps"])
     writers = {name for name, job in jobs.items() if "write" in job.get("permissions", {}).values()}
     assert writers == {"publish"}
+
+
+def test_only_the_browser_modules_drive_a_browser():
+    # CI's Python matrix runs `-m "not browser"` without Chromium, and conftest marks
+    # `browser` by module name: a browser test anywhere else would fail there.
+    drivers = sorted(
+        path.name
+        for path in (ROOT / "tests").glob("test_*.py")
+        if re.search(r"^from (playwright|\.browser)\b", path.read_text(encoding="utf-8"), re.MULTILINE)
+    )
+    assert drivers
+    assert [name for name in drivers if not name.startswith("test_browser_")] == []
