@@ -24,6 +24,7 @@ from .migrate import printed
 
 _SHOWN_DIFFERENCES = 100
 _SHOWN_DEVIATIONS = 50
+_SHOWN_PROBLEMS = 20
 README_SECTION = "docs/from-a-server.md"
 
 
@@ -96,6 +97,17 @@ def _problems(text: str, fmt: Format, name: str) -> tuple[list[Diagnostic], str]
         return list(exc.diagnostics), text
     result = validate_source(source, DEFAULT_LIMITS)
     return [d for d in result.diagnostics if d.is_error], text
+
+
+def _brief(problems: list[Diagnostic], err: TextIO) -> None:
+    """The errors of a written description, a line each (``validate`` shows them in full)."""
+    for problem in problems[:_SHOWN_PROBLEMS]:
+        where = ":".join(str(p) for p in (problem.file, problem.line, problem.column) if p is not None)
+        write_line(err, f"{where}: error[{problem.rule}] {problem.message} (at {problem.path or '/'})")
+    if len(problems) > _SHOWN_PROBLEMS:
+        write_line(
+            err, f"... and {len(problems) - _SHOWN_PROBLEMS} more errors (`mcpdesc-docs validate` lists them all)"
+        )
 
 
 def _check(file: str, source: Source, served: dict[str, Any], out: TextIO, err: TextIO) -> int:
@@ -206,7 +218,7 @@ def run(
         _write(Path(output), text)
         write_line(err, f"mcpdesc-docs: wrote {output}")
     if problems:
-        err.write(format_text(problems, text, output or "-"))
+        _brief(problems, err)
         write_line(
             err,
             f"mcpdesc-docs: the description holds what the server sent, which is not valid as it is "

@@ -170,11 +170,15 @@ def differences(described: dict[str, Any], served: dict[str, Any]) -> list[Diffe
     transports = served.get("transports") or []
     if transports and isinstance(transports[0], dict):
         found.extend(_transport_differences(described, transports[0]))
-    both = [v for v in new_versions if v in old_versions]
+    # Each version both speak, compared with itself; with none in common, the newest of
+    # each (a server that moved to other versions still lists, and changes, its tools).
+    pairs = [(v, v) for v in new_versions if v in old_versions]
+    if not pairs and old_versions and new_versions:
+        pairs = [(max(old_versions), max(new_versions))]
     collector = _Collector()
     for collection in SERVER_OWNED:
-        for version in both:
-            old_at = at_version(described, collection, version)
+        for old_version, version in pairs:
+            old_at = at_version(described, collection, old_version)
             new_at = at_version(served, collection, version)
             for identity, (index, item) in old_at.items():
                 subject = _label(collection, identity)
