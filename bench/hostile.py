@@ -44,9 +44,10 @@ def yaml_fences(blocks: int = 50, size: int = 19_980) -> Doc:
 
 
 def markdown_brackets(fields: int = 11, size: int = 95_000) -> Doc:
-    """About 1 MB of ``![`` in descriptions, each field just under MAX_MARKDOWN."""
+    """About 1 MB of ``![`` in descriptions, each field just under MAX_MARKDOWN (and each
+    its own, so that none is answered from the cache of rendered text)."""
     tools = [
-        {"name": f"t{index}", "inputSchema": {"type": "object"}, "description": "![" * (size // 2)}
+        {"name": f"t{index}", "inputSchema": {"type": "object"}, "description": "![" * (size // 2) + str(index)}
         for index in range(fields)
     ]
     return _base(tools)
