@@ -1,8 +1,9 @@
 """Run the command line in a child process under a time and memory budget, and measure it.
 
 The budgets are generous (about ten times the targets), because this machine is shared:
-the point is that nothing hangs or balloons, not a benchmark. A child over its time is
-killed and the test fails with what it printed so far."""
+the point is that nothing hangs or balloons, not a benchmark. The time is the child's CPU
+time (where /proc shows it while it runs): a busy machine stretches the wall clock, not
+that. A child over its time is killed and the test fails with what it printed so far."""
 
 from __future__ import annotations
 
@@ -19,6 +20,20 @@ from pathlib import Path
 
 ADDRESS_SPACE_LIMIT = 4 * 1024**3
 """A safety net far above the 1 GB the property allows (address space is not memory)."""
+WALL_CLOCK_FACTOR = 10
+"""Where the child's CPU time can be read, the wall clock only stops a child that waits
+(on nothing, as a hung one would) for this many times its budget."""
+
+
+def cpu_seconds_so_far(pid: int) -> float | None:
+    """User and system time of a running process, from /proc; None where there is none."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+    except OSError:
+        return None
+    # After the command name: state is field 3 of proc(5), utime 14 and stime 15.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +55,7 @@ def run_bounded(
     address_space: int = ADDRESS_SPACE_LIMIT,
     env: Mapping[str, str] | None = None,
 ) -> Finished:
-    """``mcpdesc-docs ARGV`` in a fresh interpreter, killed after ``seconds``; with a smaller
+    """``mcpdesc-docs ARGV`` in a fresh interpreter, killed after ``seconds`` of CPU; with a smaller
     ``address_space`` a child that grows too much fails (MemoryError) instead of swapping."""
 
     def limit_address_space() -> None:
@@ -56,20 +71,23 @@ def run_bounded(
             preexec_fn=limit_address_space,
             env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1", **(env or {})},
         )
-        deadline = started + seconds
         while True:
             # wait4 reports this child's own peak memory (getrusage would give the largest
             # of every child the test session ever had).
             pid, status, usage = os.wait4(process.pid, os.WNOHANG)
             if pid:
                 break
-            if time.monotonic() > deadline:
+            used = cpu_seconds_so_far(process.pid)
+            waited = time.monotonic() - started
+            if (used if used is not None else waited) > seconds or waited > WALL_CLOCK_FACTOR * seconds:
                 os.kill(process.pid, signal.SIGKILL)
                 os.wait4(process.pid, 0)
                 out.seek(0)
                 err.seek(0)
                 raise AssertionError(
-                    f"mcpdesc-docs {' '.join(argv)} took over {seconds} s; it printed:\n"
+                    f"mcpdesc-docs {' '.join(argv)} took over {seconds} s"
+                    + (" of CPU" if used is not None else "")
+                    + "; it printed:\n"
                     + out.read(4000).decode(errors="replace")
                     + err.read(4000).decode(errors="replace")
                 )
