@@ -44,28 +44,29 @@ def yaml_fences(blocks: int = 50, size: int = 19_980) -> Doc:
 
 
 def markdown_brackets(fields: int = 11, size: int = 95_000) -> Doc:
-    """About 1 MB of ``![`` in descriptions, each field just under MAX_MARKDOWN."""
+    """About 1 MB of ``![`` in descriptions, each field just under MAX_MARKDOWN (and each
+    its own, so that none is answered from the cache of rendered text)."""
     tools = [
-        {"name": f"t{index}", "inputSchema": {"type": "object"}, "description": "![" * (size // 2)}
+        {"name": f"t{index}", "inputSchema": {"type": "object"}, "description": "![" * (size // 2) + str(index)}
         for index in range(fields)
     ]
     return _base(tools)
 
 
-def wide_schema(properties: int = 2_000, examples: int = 120) -> Doc:
-    """One tool with a wide input schema and many examples that each fill it: about 1.2 MB."""
+def wide_schema(properties: int = 20_000, examples: int = 40) -> Doc:
+    """One tool with an input schema of 20,000 properties, and examples that each fill 100
+    of them: about 1.2 MB. jsonschema took 0.6 ms a property to check the schema against
+    its meta-schema."""
     schema = {
         "type": "object",
         "properties": {
-            f"field_{index:04d}": {"type": "string", "description": f"Field {index}.", "maxLength": 64}
-            for index in range(properties)
+            f"field_{index:05d}": {"type": "string", "description": f"Field {index}."} for index in range(properties)
         },
-        "required": [f"field_{index:04d}" for index in range(0, properties, 10)],
-        "additionalProperties": False,
     }
+    step = properties // 100
     example_inputs = {
         f"e{number}": {
-            "input": {f"field_{index:04d}": f"v{number}" for index in range(0, properties, 5)},
+            "input": {f"field_{index:05d}": f"v{number}" for index in range(number % step, properties, step)},
             "result": TEXT_RESULT,
         }
         for number in range(examples)

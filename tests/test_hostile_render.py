@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
-from markupsafe import escape
+from markupsafe import Markup, escape
 
 from mcpdesc_docs.config import Config
 from mcpdesc_docs.model import schema_tree
@@ -259,7 +259,11 @@ PATHOLOGICAL_MARKDOWN = {
     "list items": lambda n: "- a\n" * (n // 4),
     "backtick runs": lambda n: "".join("`" * (i % 50 + 1) + "a" for i in range(n // 26)),
     "prose": lambda n: "Some *emphasis*, a [link](https://example.com) and `code`.\n\n" * (n // 60),
+    "image brackets": lambda n: "![" * (n // 2),
+    "emphasised brackets": lambda n: "*![" * (n // 3),
+    "bracket lines": lambda n: "!\n[" * (n // 3),
 }
+LINK_LABEL_CLASSES = ["brackets", "nested link labels", "image brackets", "emphasised brackets", "bracket lines"]
 
 
 def markdown_calls(text: str) -> int:
@@ -273,6 +277,26 @@ def test_markdown_work_is_linear_and_bounded_per_character(name):
     assert large / small <= 2.1, (small, large)
     # markdown-it's default nesting limit (100) costs about 330 calls per "[".
     assert large / 12000 <= 120, large
+
+
+@pytest.mark.parametrize("name", LINK_LABEL_CLASSES)
+def test_link_labels_look_ahead_within_a_budget(name):
+    # Every "[" made markdown-it step over the tokens after it, MAX_NESTING deep: 77 to 109
+    # calls a character; the look-ahead budget stops such a text at under half of that.
+    large = markdown_calls(PATHOLOGICAL_MARKDOWN[name](12000))
+    assert large / 12000 <= 50, large
+
+
+def test_a_text_over_its_look_ahead_budget_is_shown_as_escaped_paragraphs():
+    text = "![<b>" * 2000 + "\n\n" + "[" * 3000
+    markdown.clear_caches()
+    assert markdown.render_markdown(text) == Markup(f"<p>{escape('![<b>' * 2000)}</p>\n<p>{'[' * 3000}</p>\n")
+    assert markdown.render_inline(text) == escape(text)
+    # Links nested as prose nests them, many of them, stay links.
+    prose = "See [the [full] guide](https://example.com/g) and [*x* `]` z][r].\n" * 1000
+    html = markdown.render_markdown(prose + "\n[r]: https://example.com/z\n")
+    assert html.count('<a href="https://example.com/g">the [full] guide</a>') == 1000
+    assert html.count('<a href="https://example.com/z"><em>x</em> <code>]</code> z</a>') == 1000
 
 
 def test_deep_nesting_stops_at_the_limit():

@@ -6,19 +6,23 @@ catalogue, a tag page and a sidebar is rendered once, and ``serve`` re-renders u
 text for free).
 
 Descriptions are untrusted and markdown-it-py is pure Python, so its cost is bounded
-twice: nesting stops at ``MAX_NESTING`` levels (the work on a run of ``[`` or of nested
-emphasis grows with that limit, 100 in markdown-it's default preset), and a field longer
-than ``MAX_MARKDOWN`` characters is not parsed at all but shown as escaped paragraphs.
+three times: nesting stops at ``MAX_NESTING`` levels (the work on a run of ``[`` or of
+nested emphasis grows with that limit, 100 in markdown-it's default preset); a text whose
+link labels make markdown-it look ahead more than ``LOOK_AHEADS_PER_CHARACTER`` times a
+character is shown as escaped paragraphs; and so is a field longer than ``MAX_MARKDOWN``
+characters, without being parsed at all.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markupsafe import Markup, escape
 
@@ -38,6 +42,40 @@ KEPT_TEXTS = 65_536
 the overview, a tag page and the search index, pages apart: a bound below the texts of a
 large description (12,000 at 5,000 tools) had its least recently used ones parsed a second
 time. The bound still caps what ``serve`` keeps over many edits."""
+
+LOOK_AHEADS_PER_CHARACTER = 4
+LOOK_AHEADS_FLOOR = 1_000
+"""To find where a link's label ends, markdown-it steps over the tokens after its ``[``
+one by one ("skipToken"), each ``[`` among them a label of its own, down to MAX_NESTING
+levels: a run of ``![`` made it step 20 times per character (20 µs of CPU a character,
+1 MB of it built in 23 s). Prose steps far less: at most 0.53 times a character in the
+corpus's texts, 186 steps in all. A text is allowed this many steps a character, and this
+many more; past them it is shown as plain paragraphs, as an over-long text is."""
+
+
+class _LookAheadsSpent(Exception):
+    """A text used up its look-ahead budget (``LOOK_AHEADS_PER_CHARACTER``)."""
+
+
+class _LookAheadBudget(threading.local):
+    left: int | None = None
+    """Steps the text being parsed may still take; None outside a parse that counts them."""
+
+
+_look_aheads = _LookAheadBudget()
+
+
+def _counted(skip_token: Callable[[StateInline], None]) -> Callable[[StateInline], None]:
+    def counted_skip_token(state: StateInline) -> None:
+        left = _look_aheads.left
+        if left is not None:
+            if left <= 0:
+                raise _LookAheadsSpent
+            _look_aheads.left = left - 1
+        skip_token(state)
+
+    return counted_skip_token
+
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9,.;:?'() /-]*")
@@ -76,6 +114,9 @@ def _renderer() -> MarkdownIt:
     md = MarkdownIt("js-default", options)
     md.disable("image")
     md.validateLink = is_safe_link  # type: ignore[method-assign]
+    # Link labels look ahead through this instance attribute (parseLinkLabel calls
+    # state.md.inline.skipToken): each step is counted against the text's budget.
+    md.inline.skipToken = _counted(md.inline.skipToken)  # type: ignore[method-assign,assignment]
     return md
 
 
@@ -139,7 +180,13 @@ def _parsed(text: str, inline: bool) -> _Parsed | Rendered:
         return Rendered(Markup(text if inline else f"<p>{line}</p>\n"), " ".join(line.split()))
     md = _renderer()
     env: dict[str, object] = {}
-    tokens = md.parseInline(text, env) if inline else md.parse(text, env)
+    _look_aheads.left = LOOK_AHEADS_PER_CHARACTER * len(text) + LOOK_AHEADS_FLOOR
+    try:
+        tokens = md.parseInline(text, env) if inline else md.parse(text, env)
+    except _LookAheadsSpent:
+        return _unparsed(text, inline)
+    finally:
+        _look_aheads.left = None
     shown = tokens if inline else _shifted_headings(tokens, DESCRIPTION_HEADING)
     rendered = Rendered(Markup(md.renderer.render(shown, md.options, env)), _words(tokens))
     if inline or not any(token.type == "heading_open" for token in tokens):
