@@ -85,7 +85,6 @@ def http_initialize(url: str, version: str) -> tuple[dict[str, Any] | None, str 
             text = response.read().decode()
     except urllib.error.HTTPError:
         return None, None
-    data = next((json.loads(line[5:]) for line in text.splitlines() if line.startswith("data:")), None) or json.loads(
-        text
-    )
+    events = [line[5:] for line in text.splitlines() if line.startswith("data:") and line[5:].strip()]
+    data = json.loads(events[0]) if events else json.loads(text)
     return data.get("result"), session

@@ -263,6 +263,8 @@ class Prober:
         self.target = target
         self.budget = budget
         self.stderr_lines: tuple[str, ...] = ()
+        self.refusals: list[DescribeError] = []
+        """How the server refused the versions it did not accept (an error, an HTTP status)."""
 
     @contextmanager
     def conversation(
@@ -295,7 +297,8 @@ class Prober:
             result = talk.session.request(
                 "initialize", {"protocolVersion": talk.version, "capabilities": talk.capabilities, "clientInfo": CLIENT}
             )
-        except (ServerError, HttpRefusal):
+        except (ServerError, HttpRefusal) as exc:
+            self.refusals.append(exc)
             return None
         if result.get("protocolVersion") != talk.version:
             return None
@@ -386,6 +389,9 @@ def list_server(
     except DescribeError as exc:
         raise DescribeError(f"{target.label}: {exc}", prober.stderr_lines) from None
     if not listing.by_version:
+        errors = [r for r in prober.refusals if isinstance(r, ServerError) and r.method == "initialize"]
+        if errors:
+            raise DescribeError(f"{target.label}: {errors[0]}", prober.stderr_lines)
         raise DescribeError(
             f"{target.label}: the server accepted none of the MCP protocol versions {', '.join(REVISIONS)}",
             prober.stderr_lines,

@@ -42,6 +42,17 @@ def _literal(text: str) -> bool:
     return all(line.isprintable() and line == line.rstrip() for line in lines) and not text.startswith(" ")
 
 
+def _survives(styled: str) -> bool:
+    """Whether a string written in this style reads back the same."""
+    stream = io.StringIO()
+    yaml_writer(width=_WIDTH).dump({"k": styled}, stream)
+    try:
+        read = parse_text(stream.getvalue(), "-", fmt="yaml").data
+    except DescriptionError:
+        return False
+    return isinstance(read, dict) and read.get("k") == str(styled)
+
+
 def _styled(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: _styled(member) for key, member in value.items()}
@@ -54,9 +65,13 @@ def _styled(value: Any) -> Any:
             return flow
         return members
     if isinstance(value, str):
-        if "\n" in value.rstrip("\n") and _literal(value):
+        multi_line = "\n" in value.rstrip("\n")
+        if multi_line and max(map(len, value.split("\n"))) > _WIDTH and _survives(FoldedScalarString(value)):
+            # Folding doubles a text's blank lines on the page, not in its value.
+            return FoldedScalarString(value)
+        if multi_line and _literal(value):
             return LiteralScalarString(value)
-        if _foldable(value):
+        if _foldable(value) and _survives(FoldedScalarString(value)):
             return FoldedScalarString(value)
     return value
 

@@ -52,7 +52,10 @@ class Session:
         for incoming in self.transport.exchange(message):
             if "method" in incoming:
                 self._incoming(incoming)
-            elif incoming.get("id") == ident and ("result" in incoming or "error" in incoming):
+            elif (incoming.get("id") == ident and "result" in incoming) or (
+                # An error about a request the server could not attribute comes with a null id.
+                "error" in incoming and incoming.get("id") in (ident, None)
+            ):
                 if "error" in incoming:
                     error = incoming["error"] if isinstance(incoming["error"], dict) else {}
                     raise ServerError(method, error.get("code"), error.get("message"))

@@ -339,8 +339,10 @@ class HttpTransport:
             self.budget.take(len(line))
             stripped = line.rstrip(b"\r\n")
             if not stripped:
-                if data:
-                    yield from parse_messages(b"\n".join(data), "in its event stream")
+                event = b"\n".join(data)
+                # An event with no data (a stream's priming event, for resumption) carries no message.
+                if event.strip():
+                    yield from parse_messages(event, "in its event stream")
                 data, size = [], 0
                 continue
             if len(line) > cap:
