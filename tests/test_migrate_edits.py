@@ -16,6 +16,7 @@ from mcpdesc_docs.source.roundtrip import edit_text
 
 from .shared_data import EXAMPLES_070_DIR, descriptions_in
 from .sites import load_data, run
+from .test_describe import describe_to, stdio
 from .work_counts import lines
 
 
@@ -277,3 +278,23 @@ def test_a_file_over_the_bound_is_written_whole_and_says_so(tmp_path, monkeypatc
     assert code == 0, out + err
     assert "written whole (comments are lost)" in err
     assert load_data(source)["mcpdesc"] == "0.9.0"
+
+
+def test_describe_update_keeps_crlf_trailing_blanks_and_comments(tmp_path):
+    target = tmp_path / "helpdesk.mcpdesc.yaml"
+    describe_to(target)
+    hand_kept = []
+    for line in target.read_text(encoding="utf-8").splitlines():
+        if line[:1].isalpha() or line.startswith("- name:"):
+            hand_kept.append("# The author's note.  \r\n")
+        hand_kept.append(f"{line}  \r\n")
+    original = "".join(hand_kept)
+    target.write_bytes(original.encode("utf-8"))
+    code, out, err = run("describe", "--stdio", stdio("--changed"), "--update", str(target))
+    assert code == 0, out + err
+    assert "dropped tool 'delete_ticket'" in err
+    updated = target.read_bytes().decode("utf-8")
+    assert updated.count("\n") == updated.count("\r\n")
+    assert updated.count("# The author's note.  \r\n") == original.count("# The author's note.  \r\n")
+    assert "instructions: Search before you create a ticket.  \r\n" in updated
+    assert load_data(target)["info"]["version"] == "2.0.0"

@@ -35,9 +35,9 @@ from .text_patch import BOM, joined_with_newlines, patched, split_lines
 _IDENTITY_MEMBERS = ("name", "uri", "uriTemplate", "type")
 # Wide enough that ruamel.yaml folds no value it writes: a changed value stays one line.
 _WIDTH = 1 << 16
-EDITED_AT_MOST = 4_000_000
-"""Characters: a larger file is written whole (ruamel.yaml's round trip, in pure Python,
-takes about ten seconds a megabyte)."""
+EDITED_AT_MOST = 2_000_000
+"""Characters: a larger file is written whole. ruamel.yaml's round trip is pure Python, about
+25 seconds of CPU a megabyte, so this bounds an edit to under a minute."""
 
 
 def canonical(value: object) -> str:
@@ -233,10 +233,10 @@ def edit_text(text: str, fmt: Format, new: object) -> str | None:
     renderings = _json_renderings(plain, new) if fmt == "json" else _yaml_renderings(plain, new)
     if renderings is None:
         return None
-    # A comment kept from a removed member could, in a rare layout, fall into a block
-    # scalar written after it; the edit without it is the next best.
-    for keep_comments in (True, False) if fmt == "yaml" else (False,):
-        edited = bom + patched(lines, *renderings, keep_comments=keep_comments)
+    # In a rare layout, a comment written back or a line's own trailing blanks fall into a
+    # block scalar; the renderer's own lines are then the next best.
+    for faithful in (True, False):
+        edited = bom + patched(lines, *renderings, faithful=faithful)
         if _reads_as(edited, fmt, new):
             return edited
     return None

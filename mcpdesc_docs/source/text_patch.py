@@ -138,9 +138,22 @@ def newline_of(lines: list[Line]) -> str:
     return endings.most_common(1)[0][0] if endings else "\n"
 
 
-def patched(original: list[Line], before: str, after: str, *, keep_comments: bool) -> str:
+def _as_written(replaced: list[Line], written: list[str], newline: str) -> list[Line]:
+    """The lines of a hunk's replacement, each one the renderer wrote as a line it replaces
+    (but for trailing blanks) taken from the original, with its blanks and ending."""
+    lines = [(line, newline) for line in written]
+    matched = opcodes([_key(line) for line in written], [_key(content) for content, _ in replaced])
+    for tag, i1, i2, j1, _ in matched:
+        if tag == "equal":
+            lines[i1:i2] = replaced[j1 : j1 + i2 - i1]
+    return lines
+
+
+def patched(original: list[Line], before: str, after: str, *, faithful: bool) -> str:
     """The change from ``before`` to ``after`` (renderings of the file as it was and as it
-    will be) made to the original lines; every line the change does not reach stays."""
+    will be) made to the original lines; every line the change does not reach stays.
+    ``faithful``: within the change too, lines it rewrote alike keep the author's bytes,
+    and comments the renderer dropped with a removed member are written back."""
     old, new = _rendered(before), _rendered(after)
     anchored = _anchors(original, old)
     hunks = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in opcodes(old, new) if tag != "equal"]
@@ -148,9 +161,11 @@ def patched(original: list[Line], before: str, after: str, *, keep_comments: boo
     position = 0
     for start, end, j1, j2 in _located(hunks, anchored, len(original)):
         output.extend(original[position:start])
-        output.extend((line, output.newline) for line in new[j1:j2])
-        if keep_comments:
+        if faithful:
+            output.extend(_as_written(original[start:end], new[j1:j2], output.newline))
             output.extend(_dropped_comments(original[start:end], new[j1:j2]))
+        else:
+            output.extend((line, output.newline) for line in new[j1:j2])
         position = end
     output.extend(original[position:])
     return "".join(output.parts)
