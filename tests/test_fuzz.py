@@ -12,18 +12,24 @@ from __future__ import annotations
 import copy
 import json
 import os
+from collections import Counter
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
+from mcpdesc_docs.errors import DescriptionError
+from mcpdesc_docs.source.roundtrip import canonical, edit_text
+
+from .edit_cases import CHANGES, EDITS, SOURCES, baseline, comment_places, data_of, line_key
 from .helpers import describe, diagnostics_of
 from .hostile_documents import ESCAPES, SMALL_HOSTILE_CASES
 from .rich_document import rich
 from .sites import SAMPLE, html_pages, load_data, parse, run
 from .test_bounded import UNSAFE
+from .work_counts import lines
 
 EXAMPLES = int(os.environ.get("MCPDESC_FUZZ_EXAMPLES", "0"))
 SETTINGS = settings(
@@ -235,3 +241,48 @@ def test_hostile_structure_validates_and_builds_within_bounds(tmp_path_factory, 
     assert code in (0, 1), err
     check_output_is_plain(out)
     check_output_is_plain(err)
+
+
+# --- migrate and describe --update: edits of hand-kept files ------------------------------
+
+
+def hand_kept_variant(text: str, places: list[int], data: st.DataObject) -> str:
+    """The text with comment lines put in (where they change nothing), each line ending in
+    LF, CRLF or either, and trailing blanks on some lines."""
+    lines = text.splitlines()
+    chosen = data.draw(st.lists(st.sampled_from(places), max_size=4)) if places else []
+    for number, place in enumerate(sorted(chosen, reverse=True)):
+        following = lines[place] if place < len(lines) else ""
+        indent = data.draw(st.sampled_from(["", following[: len(following) - len(following.lstrip(" "))]]))
+        lines.insert(place, f"{indent}# note {number}")
+    endings = data.draw(st.sampled_from(["\n", "\r\n", "mixed"]))
+    blanks = [""] * 4 + ([" ", "  ", "\t"] if not places else [" ", "  "])  # tabs: JSON only
+    return "".join(
+        line
+        + data.draw(st.sampled_from(blanks))
+        + (data.draw(st.sampled_from(["\n", "\r\n"])) if endings == "mixed" else endings)
+        for line in lines
+    )
+
+
+@SETTINGS
+@given(data=st.data())
+def test_edits_keep_every_byte_outside_the_change_within_linear_work(data: st.DataObject) -> None:
+    source, change = data.draw(st.sampled_from(EDITS))
+    fmt = SOURCES[source][1]
+    text = hand_kept_variant(SOURCES[source][0], comment_places(source), data)
+    try:
+        new = CHANGES[change](data_of(text, fmt))
+    except DescriptionError:
+        reject()  # a comment or blank where YAML allows none: not an edit to make
+    results: list[str | None] = []
+    work = lines(lambda: results.append(edit_text(text, fmt, new)))
+    edited = results[0]
+    assert edited is not None
+    assert canonical(data_of(edited, fmt)) == canonical(new)
+    base = baseline(source, change)
+    gone = Counter(text.splitlines(keepends=True)) - Counter(edited.splitlines(keepends=True))
+    assert all(line_key(line) in base.touched for line in gone), (gone, base.touched)
+    endings = {line[len(line.rstrip("\r\n")) :] for line in edited.splitlines(keepends=True)}
+    assert endings <= {line[len(line.rstrip("\r\n")) :] for line in text.splitlines(keepends=True)}
+    assert work < 3 * base.work * len(text) / base.characters, (work, base)

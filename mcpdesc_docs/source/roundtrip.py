@@ -6,12 +6,16 @@ exactly as written (comments, key order, quoting, block scalars), changed values
 replaced where they stand, new members are inserted after the member that precedes them
 in the new document, and sequence items are matched by identity (``name``, ``uri``,
 ``uriTemplate``, ``type``) so a new tool is an insertion, not a rewrite of every tool after
-it. JSON keeps no comments, so a JSON file is written whole, at its own indentation.
+it. A JSON file is written by ``json.dumps`` at its own indentation. Either way the change
+between the writer's renderings of the file before and after is then made to the file's
+own text (``text_patch``), so lines the change does not reach keep every byte.
+
+The work is linear in the file (``line_diff``; each mapping and sequence rebuilt once);
+past ``EDITED_AT_MOST`` characters the caller writes the file whole.
 """
 
 from __future__ import annotations
 
-import difflib
 import io
 import json
 from collections import Counter
@@ -24,11 +28,16 @@ from ruamel.yaml.error import YAMLError
 from ruamel.yaml.representer import RoundTripRepresenter
 
 from ..errors import DescriptionError
+from .line_diff import opcodes
 from .load import Format, parse_text
+from .text_patch import BOM, joined_with_newlines, patched, split_lines
 
 _IDENTITY_MEMBERS = ("name", "uri", "uriTemplate", "type")
 # Wide enough that ruamel.yaml folds no value it writes: a changed value stays one line.
 _WIDTH = 1 << 16
+EDITED_AT_MOST = 2_000_000
+"""Characters: a larger file is written whole. ruamel.yaml's round trip is pure Python, about
+25 seconds of CPU a megabyte, so this bounds an edit to under a minute."""
 
 
 def canonical(value: object) -> str:
@@ -104,27 +113,53 @@ def _merge(old: object, new: object) -> object:
 def _merge_mapping(old: CommentedMap, new: Mapping[str, Any]) -> None:
     for key in [k for k in old if k not in new]:
         del old[key]
+    # A member new to the mapping goes right after the member before it in ``new``; members
+    # already there stay where they are. Inserting one at a time would move every member
+    # after it, each time (ruamel.yaml rebuilds the mapping): the order is worked out first.
+    following: dict[str | None, str] = {}
     previous: str | None = None
     for key, value in new.items():
         if key in old:
             old[key] = _merge(old[key], value)
         else:
-            position = 0 if previous is None else list(old).index(previous) + 1
-            old.insert(position, key, value)
+            following[previous] = key
+            old[key] = value
         previous = key
+    if not following:
+        return
+    for key in _order(list(old), following):
+        old.move_to_end(key)
+
+
+def _order(kept: list[str], following: dict[str | None, str]) -> list[str]:
+    order: list[str] = []
+    added = set(following.values())
+    for key in [None, *(k for k in kept if k not in added)]:
+        if key is not None:
+            order.append(key)
+        while key in following:
+            key = following[key]
+            order.append(key)
+    return order
 
 
 def _merge_sequence(old: CommentedSeq, new: list[Any]) -> None:
-    matcher = difflib.SequenceMatcher(None, [_identity(v) for v in old], [_identity(v) for v in new], autojunk=False)
-    # Back to front, so the indices of the operations still to apply stay valid.
-    for tag, i1, i2, j1, j2 in reversed(matcher.get_opcodes()):
+    items: list[Any] = []
+    comments: dict[int, Any] = {}
+    for tag, i1, i2, j1, j2 in opcodes([_identity(v) for v in old], [_identity(v) for v in new]):
         paired = min(i2 - i1, j2 - j1) if tag in ("equal", "replace") else 0
-        for index in reversed(range(i1 + paired, i2)):
-            del old[index]
-        for offset, value in enumerate(new[j1 + paired : j2]):
-            old.insert(i1 + paired + offset, value)
         for offset in range(paired):
+            # Assigned, not just collected: ruamel.yaml keeps a replaced scalar's style.
             old[i1 + offset] = _merge(old[i1 + offset], new[j1 + offset])
+            if i1 + offset in old.ca.items:
+                comments[len(items)] = old.ca.items[i1 + offset]
+            items.append(old[i1 + offset])
+        items.extend(new[j1 + paired : j2])
+    # All at once, with the comments (kept by item index) moved with their items: ruamel.yaml
+    # renumbers every comment after an item on each single insertion or deletion.
+    list.__setitem__(old, slice(None), items)
+    old.ca.items.clear()
+    old.ca.items.update(comments)
 
 
 def _layout(text: str) -> tuple[int, int]:
@@ -154,67 +189,54 @@ def _layout(text: str) -> tuple[int, int]:
     return indent, dash_offset
 
 
-def _widened(hunks: list[tuple[int, int, int, int]], anchored: list[int | None]) -> list[tuple[int, int, int, int]]:
-    """Hunks (``before[i1:i2]`` became ``after[j1:j2]``) grown until the lines on either side
-    are lines of the original file, and merged where they then overlap."""
-    merged: list[tuple[int, int, int, int]] = []
-    for i1, i2, j1, j2 in hunks:
-        while i1 > 0 and anchored[i1 - 1] is None:
-            i1, j1 = i1 - 1, j1 - 1
-        while i2 < len(anchored) and anchored[i2] is None:
-            i2, j2 = i2 + 1, j2 + 1
-        if merged and i1 <= merged[-1][1]:
-            i1, j1 = merged[-1][0], merged[-1][2]
-            merged.pop()
-        merged.append((i1, i2, j1, j2))
-    return merged
+def _yaml_renderings(text: str, new: object) -> tuple[str, str] | None:
+    """ruamel.yaml's writing of the file as it is, and as it is once it holds ``new``."""
+    yaml = yaml_writer(*_layout(text))
+    before, after = io.StringIO(), io.StringIO()
+    try:
+        # Loaded once (the round-trip reader is most of the cost): written as it is, then
+        # merged in place and written again.
+        root = yaml.load(text)
+        yaml.dump(root, before)
+        yaml.dump(_merge(root, new), after)
+    except YAMLError:
+        return None
+    return before.getvalue(), after.getvalue()
 
 
-def _patched(original: str, before: str, after: str) -> str:
-    """The changes from ``before`` to ``after`` (ruamel.yaml's renderings of the file as it
-    was and as it will be) applied to the original text. ruamel.yaml keeps comments, quoting
-    and flow style but rejoins plain scalars folded over several lines; patching keeps every
-    line the edit does not touch exactly as the author wrote it."""
-    lines, old, new = (text.splitlines(keepends=True) for text in (original, before, after))
-    anchored: list[int | None] = [None] * len(old)
-    for tag, a1, a2, b1, _ in difflib.SequenceMatcher(None, old, lines, autojunk=False).get_opcodes():
-        if tag == "equal":
-            for offset in range(a2 - a1):
-                anchored[a1 + offset] = b1 + offset
-    changes = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
-    hunks = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in changes if tag != "equal"]
-    result: list[str] = []
-    position = 0
-    for i1, i2, j1, j2 in _widened(hunks, anchored):
-        start = 0 if i1 == 0 else (anchored[i1 - 1] or 0) + 1
-        end = len(lines) if i2 == len(old) else (anchored[i2] or 0)
-        result.extend(lines[position:start])
-        result.extend(new[j1:j2])
-        position = end
-    result.extend(lines[position:])
-    return "".join(result)
+def _json_renderings(text: str, new: object) -> tuple[str, str]:
+    indent = json_indent(text)
+    try:
+        before = dump_json(json.loads(text), indent)
+    except ValueError:
+        before = ""  # nothing to hold on to: the file is written whole
+    return before, dump_json(new, indent)
+
+
+def _reads_as(text: str, fmt: Format, new: object) -> bool:
+    try:
+        reread = parse_text(text, "<edited>", fmt=fmt).data
+    except DescriptionError:
+        return False
+    return canonical(reread) == canonical(new)
 
 
 def edit_text(text: str, fmt: Format, new: object) -> str | None:
     """``text`` (a description file's content) changed to hold ``new``, changing only what
-    differs; None when no such edit reads back as exactly ``new`` (the caller then writes
-    the whole document, or nothing)."""
-    if fmt == "json":
-        edited = dump_json(new, json_indent(text))
-    else:
-        yaml = yaml_writer(*_layout(text))
-        try:
-            renderings = []
-            for change in (False, True):
-                root = yaml.load(text)
-                stream = io.StringIO()
-                yaml.dump(_merge(root, new) if change else root, stream)
-                renderings.append(stream.getvalue())
-        except YAMLError:
-            return None
-        edited = _patched(text, *renderings)
-    try:
-        reread = parse_text(edited, "<edited>", fmt=fmt).data
-    except DescriptionError:
+    differs; None when no such edit reads back as exactly ``new``, or when the file is over
+    ``EDITED_AT_MOST`` characters (the caller then writes the whole document, or nothing)."""
+    if len(text) > EDITED_AT_MOST:
         return None
-    return edited if canonical(reread) == canonical(new) else None
+    bom = BOM if text.startswith(BOM) else ""
+    lines = split_lines(text[len(bom) :])
+    plain = joined_with_newlines(lines)
+    renderings = _json_renderings(plain, new) if fmt == "json" else _yaml_renderings(plain, new)
+    if renderings is None:
+        return None
+    # In a rare layout, a comment written back or a line's own trailing blanks fall into a
+    # block scalar; the renderer's own lines are then the next best.
+    for faithful in (True, False):
+        edited = bom + patched(lines, *renderings, faithful=faithful)
+        if _reads_as(edited, fmt, new):
+            return edited
+    return None
