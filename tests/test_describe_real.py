@@ -195,7 +195,12 @@ def test_memory_check_after_hand_edits_and_update_across_a_protocol_change(tmp_p
     target = tmp_path / "memory.mcpdesc.yaml"
     code, out, err = describe(current, target)
     assert code == 0, out + err
+    assert_strictly_valid_and_builds(target, tmp_path / "site")
     data = load_data(target)
+    raw = stdio_listing(current, "2025-11-25", EVERY_CAPABILITY_2025_11_25)
+    listed = at_version(resolved(data)["tools"], "2025-11-25")
+    assert list(listed) == [t["name"] for t in raw["tools"]]
+    assert all(listed[t["name"]]["inputSchema"] == t["inputSchema"] for t in raw["tools"])
     # What an author adds by hand (with a comment), and two edits that drift from the server.
     for tool in data["tools"]:
         if tool["name"] == "delete_entities":
