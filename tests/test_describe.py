@@ -6,18 +6,16 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import socket
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import anyio
 import pytest
 import yaml
 
 from mcpdesc_docs.describe.write import SERVER_OWNED, resolved
 
+from . import listening
 from .raw_listing import stdio_listing
 from .sites import build, load_data, run
 
@@ -29,30 +27,10 @@ def stdio(*extra: str) -> str:
     return shlex.join([sys.executable, str(SERVER), "stdio", *extra])
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture
 def http_server() -> Iterator[str]:
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, str(SERVER), "http", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    try:
-        # Ready once it accepts a connection (each try is refused at once until then).
-        for _ in range(2000):
-            with socket.socket() as client:
-                if client.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            assert process.poll() is None, "the HTTP server exited"
-            anyio.run(anyio.sleep, 0.01)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    with listening.http_server(lambda port: [sys.executable, str(SERVER), "http", str(port)]) as url:
+        yield url
 
 
 def raw_listing(version: str = NEWEST_HANDSHAKE) -> dict[str, list[dict]]:
@@ -296,7 +274,7 @@ def test_a_server_that_cannot_be_described_is_one_sentence_and_is_reaped(tmp_pat
 
 
 def test_nothing_listening_and_no_such_command_exit_2(tmp_path):
-    code, _out, err = run("describe", "--url", f"http://127.0.0.1:{free_port()}/mcp", "--timeout", "5")
+    code, _out, err = run("describe", "--url", f"http://127.0.0.1:{listening.free_port()}/mcp", "--timeout", "5")
     assert code == 2
     assert "nothing answered" in err, err
     assert "Traceback" not in err

@@ -5,15 +5,13 @@ process behind. Budgets are the child's own CPU time and peak memory (tests/boun
 from __future__ import annotations
 
 import shlex
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from . import listening
 from .bounded import Finished, run_bounded
 from .sites import load_data
 
@@ -45,30 +43,10 @@ def one_sentence(result: Finished) -> str:
     return first
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture
 def endless_body() -> Iterator[str]:
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, str(SERVER), "endless-body", "http", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        for _ in range(3000):
-            with socket.socket() as client:
-                if client.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.01)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.kill()
-        process.wait(timeout=30)
+    with listening.http_server(lambda port: [sys.executable, str(SERVER), "endless-body", "http", str(port)]) as url:
+        yield url
 
 
 def test_an_endless_http_body_is_cut_at_max_bytes(endless_body: str) -> None:

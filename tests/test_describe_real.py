@@ -8,9 +8,6 @@ from __future__ import annotations
 import copy
 import os
 import shlex
-import socket
-import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +16,7 @@ import yaml
 
 from mcpdesc_docs.describe.write import resolved
 
+from . import listening
 from .npm_servers import LOOPBACK, install
 from .raw_listing import http_initialize, stdio_listing
 from .sites import build, load_data, run
@@ -101,32 +99,14 @@ def test_server_everything_over_stdio(tmp_path: Path) -> None:
     assert max(map(len, breakable)) <= 120
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture
 def everything_over_http() -> Iterator[str]:
-    port = free_port()
-    process = subprocess.Popen(
-        ["node", "--require", str(LOOPBACK), str(install("everything")), "streamableHttp"],
-        env={**os.environ, "PORT": str(port)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        for _ in range(3000):
-            with socket.socket() as client:
-                if client.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            assert process.poll() is None, "the HTTP server exited"
-            time.sleep(0.02)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    entry = str(install("everything"))
+    with listening.http_server(
+        lambda port: ["node", "--require", str(LOOPBACK), entry, "streamableHttp"],
+        env=lambda port: {**os.environ, "PORT": str(port)},
+    ) as url:
+        yield url
 
 
 def test_server_everything_over_streamable_http(tmp_path: Path, everything_over_http: str) -> None:
