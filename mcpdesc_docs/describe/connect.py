@@ -283,27 +283,30 @@ class Prober:
 
     def _open(self, talk: _Conversation) -> dict[str, Any] | None:
         """The server's answer to the opening request, or None when it refused the version."""
-        transport = talk.session.transport
-        transport.headers["mcp-protocol-version"] = talk.version
         try:
-            if talk.version == DISCOVER_ERA:
-                result = talk.request("server/discover")
-                supported = result.get("supportedVersions")
-                if not isinstance(supported, list) or DISCOVER_ERA not in supported:
-                    return None
-                meta = _object(result.get("_meta"))
-                return {**result, "serverInfo": _object(meta.get(_SERVER_INFO_META))}
-            transport.headers.pop("mcp-protocol-version")  # not before the version is agreed
-            result = talk.session.request(
-                "initialize", {"protocolVersion": talk.version, "capabilities": talk.capabilities, "clientInfo": CLIENT}
-            )
+            return self._discover(talk) if talk.version == DISCOVER_ERA else self._initialize(talk)
         except (ServerError, HttpRefusal) as exc:
             self.refusals.append(exc)
             return None
-        if result.get("protocolVersion") != talk.version:
+
+    def _discover(self, talk: _Conversation) -> dict[str, Any] | None:
+        # Stateless: the version travels in every request's header and _meta.
+        talk.session.transport.headers["mcp-protocol-version"] = talk.version
+        result = talk.request("server/discover")
+        supported = result.get("supportedVersions")
+        if not isinstance(supported, list) or DISCOVER_ERA not in supported:
             return None
+        meta = _object(result.get("_meta"))
+        return {**result, "serverInfo": _object(meta.get(_SERVER_INFO_META))}
+
+    def _initialize(self, talk: _Conversation) -> dict[str, Any] | None:
+        params = {"protocolVersion": talk.version, "capabilities": talk.capabilities, "clientInfo": CLIENT}
+        result = talk.session.request("initialize", params)
+        if result.get("protocolVersion") != talk.version:
+            return None  # a counter-offer: the server does not speak this version
         if talk.version >= "2025-06-18":
-            transport.headers["mcp-protocol-version"] = talk.version
+            # From 2025-06-18 on, every later HTTP request names the agreed version.
+            talk.session.transport.headers["mcp-protocol-version"] = talk.version
         talk.session.notify("notifications/initialized")
         return result
 

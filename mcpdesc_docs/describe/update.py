@@ -160,9 +160,6 @@ def _refreshed_collection(
             _fit_elicitations(_merged(_best_match(olds, v, root), v, owned), root, refresh, label)
             for v in served_by_id[key]
         ]
-        for variant in variants:
-            if "protocolVersions" not in served_by_id[key][0]:
-                variant.pop("protocolVersions", None)
         changed = _changed_members(collection, olds, served_by_id[key])
         refresh.changed.append(f"{label}: {', '.join(changed) if changed else 'protocol scope'}")
         result.extend(variants)
