@@ -85,6 +85,12 @@ def test_the_metadata_is_what_a_pypi_page_needs(distributions):
     assert any(c.startswith("Topic :: ") for c in classifiers)
     assert metadata["Keywords"]
     assert metadata["Description-Content-Type"] == "text/markdown"
+    # describe speaks JSON-RPC itself: an install needs no MCP SDK (only the tests' servers do).
+    required = metadata.get_all("Requires-Dist", [])
+    installed = [r for r in required if "extra ==" not in r]
+    assert installed
+    assert not [r for r in installed if r.split()[0].split(">")[0].split("=")[0].lower() in ("mcp", "mcp-types")]
+    assert any(r.startswith("mcp") and "extra ==" in r and "test" in r for r in required)
 
 
 def test_the_sdist_holds_the_sources_the_tests_and_the_release_notes(distributions):
