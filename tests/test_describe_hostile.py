@@ -65,8 +65,10 @@ def test_a_flood_on_standard_error_is_kept_as_a_short_tail() -> None:
     assert "closed the connection" in first
     assert result.stderr.splitlines()[-1] == "    the last words of a flooded standard error"
     assert len(result.stderr) < 20_000
-    # 400 MiB went by; describe held its last 16 KiB.
-    assert result.peak_rss_bytes < 150 * 1024 * 1024
+    # 1 GiB went by (three times: a session per version); describe held its last 16 KiB.
+    # The peak is no finer a measure: a child forked from a large test process starts out
+    # sharing its pages, so its peak counts them until it runs a program of its own.
+    assert result.peak_rss_bytes < 400 * 1024 * 1024
 
 
 def test_a_listing_over_max_primitives_stops_before_the_expensive_work() -> None:

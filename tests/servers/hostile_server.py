@@ -82,7 +82,7 @@ def endless() -> Iterator[bytes]:
 
 def serve_stdio() -> None:
     if BEHAVIOUR == "stderr-flood":
-        for _ in range(400 * 16):  # 400 MiB, as it comes, then a last word, and gone
+        for _ in range(1024 * 16):  # 1 GiB, as it comes, then a last word, and gone
             sys.stderr.buffer.write(CHUNK)
         sys.stderr.buffer.write(b"\nthe last words of a flooded standard error\n")
         sys.stderr.flush()
