@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+import random
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -182,3 +183,31 @@ def test_no_rule_crashes_on_the_corpus_the_fixtures_or_the_sample() -> None:
     assert len(descriptions) > 3
     crashes = [d for path in descriptions for d in validate_file(path).diagnostics if d.code == INTERNAL_ERROR]
     assert crashes == [], describe(crashes)
+
+
+SHUFFLES = ("reversed", "seed 1", "seed 2")
+
+
+def _reordered(rules: dict[str, Rule], order: str) -> dict[str, Rule]:
+    ids = list(rules)
+    if order == "reversed":
+        ids.reverse()
+    else:
+        random.Random(order).shuffle(ids)
+    return {rule_id: rules[rule_id] for rule_id in ids}
+
+
+@pytest.mark.parametrize("order", SHUFFLES)
+def test_the_order_of_the_rules_does_not_change_what_validation_reports(
+    order: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every rule reads the same finished document: no rule sees what another left behind,
+    # so running them in another order reports the same diagnostics, in the same order.
+    descriptions = description_files()
+    assert len(descriptions) > 3
+    in_registration_order = {path: [d.to_json() for d in validate_file(path).diagnostics] for path in descriptions}
+    monkeypatch.setattr(registry, "REGISTRY", _reordered(load_rules(), order))
+    reordered = {path: [d.to_json() for d in validate_file(path).diagnostics] for path in descriptions}
+    differing = [str(path) for path in descriptions if reordered[path] != in_registration_order[path]]
+    assert differing == []
+    assert sum(map(len, in_registration_order.values())) > 100  # the comparison saw findings
