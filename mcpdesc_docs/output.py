@@ -6,15 +6,16 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import sys
 import tempfile
 import threading
 import time
 from collections import deque
 from collections.abc import Mapping
+from contextlib import ExitStack
 from pathlib import Path, PurePosixPath
 
 from .errors import UsageError
+from .process_switches import switch_interval_at_most
 
 MARKER = ".mcpdesc-docs"
 """Every site a build writes has it, and a build replaces only directories that do. Not
@@ -105,8 +106,9 @@ class _FileWriter:
         # A daemon thread: an interpreter that is exiting never waits on a disk.
         self._thread = threading.Thread(target=self._run, name="mcpdesc-docs writer", daemon=True)
         self._thread.start()
-        self._switch_interval = sys.getswitchinterval()
-        sys.setswitchinterval(min(self._switch_interval, WRITER_SWITCH_INTERVAL))
+        # For as long as the thread runs: ``finish`` leaves it, on every path.
+        self._fast_switching = ExitStack()
+        self._fast_switching.enter_context(switch_interval_at_most(WRITER_SWITCH_INTERVAL))
 
     def _run(self) -> None:
         while True:
@@ -147,7 +149,7 @@ class _FileWriter:
             self._enqueue(None, 0)
             self._thread.join()
         finally:  # an interrupt while waiting must not leave the process switching fast
-            sys.setswitchinterval(self._switch_interval)
+            self._fast_switching.close()
         if not abandon:
             self._raise_failure()
 

@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "mcpdesc_docs"
 # The pipeline, in order. A module may import from its own layer and earlier ones only.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("__init__",),
-    ("errors", "diagnostics", "kinds", "resources", "rule_docs"),
+    ("errors", "diagnostics", "kinds", "resources", "rule_docs", "process_switches"),
     ("source",),
     ("spec",),
     ("validation",),

@@ -37,7 +37,7 @@ from mcpdesc_docs.diagnostics import (
     printable,
     shown,
 )
-from mcpdesc_docs.validation import document as document_module
+from mcpdesc_docs.validation import references as references_module
 from mcpdesc_docs.validation.findings import MAX_FINDINGS, Finding
 from mcpdesc_docs.validation.registry import Rule
 from mcpdesc_docs.validation.rules import tool_schemas as tool_schemas_module
@@ -162,14 +162,14 @@ def chained(n: int, *, cycle: bool = False) -> dict[str, Any]:
 def count_steps(monkeypatch: pytest.MonkeyPatch, data: dict[str, Any]) -> tuple[int, list[Any]]:
     """How many references were followed to validate a document, and its diagnostics."""
     calls = 0
-    original = document_module.Document._target
+    original = references_module.References._target
 
     def counting(self: Any, value: object, at: str, namespace: str) -> Any:
         nonlocal calls
         calls += 1
         return original(self, value, at, namespace)
 
-    monkeypatch.setattr(document_module.Document, "_target", counting)
+    monkeypatch.setattr(references_module.References, "_target", counting)
     diagnostics = check_document(data).diagnostics
     return calls, diagnostics
 

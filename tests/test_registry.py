@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+import random
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -19,9 +20,9 @@ from mcpdesc_docs.spec.versions import SPEC_0_7_0, SPEC_0_8_0, SPEC_0_9_0_RC_3
 from mcpdesc_docs.validation import registry
 from mcpdesc_docs.validation.document import Document
 from mcpdesc_docs.validation.findings import INTERNAL_ERROR, Finding
-from mcpdesc_docs.validation.registry import Rule, load_rules, rule, rules_for
+from mcpdesc_docs.validation.registry import Rule, findings_of, load_rules, rule, rules_for
 from mcpdesc_docs.validation.structural import validate_structure
-from mcpdesc_docs.validation.validator import validate_file
+from mcpdesc_docs.validation.validator import check_document, validate_file
 
 from .helpers import base_document, describe, diagnostics_of
 from .sites import description_files, run
@@ -182,3 +183,75 @@ def test_no_rule_crashes_on_the_corpus_the_fixtures_or_the_sample() -> None:
     assert len(descriptions) > 3
     crashes = [d for path in descriptions for d in validate_file(path).diagnostics if d.code == INTERNAL_ERROR]
     assert crashes == [], describe(crashes)
+
+
+SHUFFLES = ("reversed", "seed 1", "seed 2")
+
+
+def _reordered(rules: dict[str, Rule], order: str) -> dict[str, Rule]:
+    ids = list(rules)
+    if order == "reversed":
+        ids.reverse()
+    else:
+        random.Random(order).shuffle(ids)
+    return {rule_id: rules[rule_id] for rule_id in ids}
+
+
+@pytest.mark.parametrize("order", SHUFFLES)
+def test_the_order_of_the_rules_does_not_change_what_validation_reports(
+    order: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every rule reads the same finished document: no rule sees what another left behind,
+    # so running them in another order reports the same diagnostics, in the same order.
+    descriptions = description_files()
+    assert len(descriptions) > 3
+    in_registration_order = {path: [d.to_json() for d in validate_file(path).diagnostics] for path in descriptions}
+    monkeypatch.setattr(registry, "REGISTRY", _reordered(load_rules(), order))
+    reordered = {path: [d.to_json() for d in validate_file(path).diagnostics] for path in descriptions}
+    differing = [str(path) for path in descriptions if reordered[path] != in_registration_order[path]]
+    assert differing == []
+    assert sum(map(len, in_registration_order.values())) > 100  # the comparison saw findings
+
+
+def _entered_from_two_sides() -> dict:
+    """A cycle a -> b -> a that one tool's inputSchema enters at a and another's
+    outputSchema at b: where it is reported depends on which use site is followed first."""
+    schemas = {"a": {"$componentRef": "#/components/schemas/b"}, "b": {"$componentRef": "#/components/schemas/a"}}
+    tools = [
+        {"name": "first", "inputSchema": {"$componentRef": "#/components/schemas/a"}},
+        {
+            "name": "second",
+            "inputSchema": {"type": "object"},
+            "outputSchema": {"$componentRef": "#/components/schemas/b"},
+        },
+    ]
+    return base_document(tools=tools, components={"schemas": schemas})
+
+
+@pytest.mark.parametrize("order", SHUFFLES)
+def test_references_are_resolved_before_any_rule_asks(order: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Resolution is a stage of its own: a rule that follows a reference (the tools'
+    # schemas, the examples) does not decide where the components rule reports a cycle.
+    data = _entered_from_two_sides()
+    in_registration_order = check_document(data).diagnostics
+    monkeypatch.setattr(registry, "REGISTRY", _reordered(load_rules(), order))
+    assert check_document(data).diagnostics == in_registration_order
+    cycles = [(d.path, d.message) for d in in_registration_order if d.code == "component-reference-cycle"]
+    assert cycles == [
+        (
+            "/components/schemas/a/$componentRef",
+            "component references form a cycle: #/components/schemas/b -> #/components/schemas/a -> "
+            "#/components/schemas/b",
+        )
+    ]
+
+
+def test_the_rules_leave_the_resolved_references_as_they_found_them() -> None:
+    data = _entered_from_two_sides()
+    document = Document.build(data, SPEC_0_9_0_RC_3)
+    problems = list(document.resolution_problems)
+    assert problems  # the cycle
+    state = (dict(document.references._sites), dict(document.references._chains))
+    findings_of(rules_for(SPEC_0_9_0_RC_3).values(), document)
+    assert document.resolution_problems == problems
+    assert (document.references._sites, document.references._chains) == state

@@ -23,11 +23,11 @@ from ..model.navigation import Navigation, NavKindView
 from ..model.schema_tree import group_rows
 from ..model.site import Page, Scope, Site, Tag, label
 from ..rule_docs import RuleDoc
-from .calls import called_directly
 from .data_text import ItemTexts
 from .highlight import highlight
 from .markdown import render_inline, render_markdown
 from .search import entries_json, page_entries, search_files
+from .speedups import called_directly
 from .theme import Theme, create_environment
 from .twins import llms_txt, page_twin, twin_path
 from .words import WORDS_TEMPLATE, Words

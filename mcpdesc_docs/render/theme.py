@@ -7,33 +7,15 @@ extend the file it replaces (``{% extends "base/page.html" %}``).
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import jinja2
 
 from ..config import ThemeConfig
 from ..errors import UsageError
 from ..resources import available_themes, builtin_dir
-from .calls import DirectCallContext
-from .escaping import CODE_GENERATION, EscapingCodeGenerator
-from .template_cache import template_cache
-
-
-class _Environment(jinja2.Environment):
-    code_generator_class = EscapingCodeGenerator
-    context_class = DirectCallContext
-
-    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
-        """A template's globals as one dict, where Jinja makes a ChainMap over the
-        environment's. Every context Jinja makes lists them (``set(globals)``) and every
-        import in an included partial compares them with the page's; through a ChainMap both
-        are Python loops (a twentieth of rendering). The difference, that a global set after
-        a template is loaded would not reach it, does not arise: ``render_site`` sets its
-        globals before it loads any template, on an environment of its own."""
-        return {**self.globals, **(d or {})}
+from .speedups import make_environment
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,16 +48,20 @@ def load_theme(config: ThemeConfig) -> Theme:
     return Theme(config.name, tuple(template_dirs), tuple(d for d in asset_dirs if d.is_dir()))
 
 
-def create_environment(theme: Theme) -> jinja2.Environment:
+def create_environment(theme: Theme, *, stock_jinja: bool | None = None) -> jinja2.Environment:
     """A fresh environment per build: autoescape everywhere, undefined names are errors.
-    Compiled templates come from the per-user cache when their source is unchanged."""
+    Compiled templates come from the per-user cache when their source is unchanged.
+    ``stock_jinja``: see ``speedups.make_environment``."""
     loader = jinja2.ChoiceLoader(
         [
             jinja2.PrefixLoader({"base": jinja2.FileSystemLoader(builtin_dir("templates"))}),
             jinja2.FileSystemLoader([str(d) for d in theme.template_dirs]),
         ]
     )
-    return _Environment(
+    return make_environment(
+        # The settings that change the compiled code, so part of the cache key.
+        ("autoescape", "StrictUndefined", "trim", "lstrip", "keep_newline"),
+        stock=stock_jinja,
         loader=loader,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -83,9 +69,4 @@ def create_environment(theme: Theme) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        # The options above and the code generator change the compiled code, so they are
-        # part of the cache key.
-        bytecode_cache=template_cache(
-            ("autoescape", "StrictUndefined", "trim", "lstrip", "keep_newline", CODE_GENERATION)
-        ),
     )

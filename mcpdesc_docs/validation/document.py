@@ -15,22 +15,18 @@ from ..spec.versions import Specification
 from .budget import Budget
 from .findings import Finding
 from .json_schema import Compiled, InstanceCheck, check_instance, compile_schema
+from .references import References, Resolved, resolve_references
 
 JsonObject = Mapping[str, Any]
-
-COMPONENT_REF = "$componentRef"
-MAX_CHAIN_SHOWN = 12
-"""Links of a reference cycle its message names; a longer one is shortened in the middle."""
-
 
 Item = TypeVar("Item")
 
 
 class Replayed(Generic[Item]):
     """The items of one walk, worked out once however many times they are iterated: the
-    first iteration drives the walk, step by step as before (the order in which it
-    resolves references stays that of the first rule to ask), and later ones read what it
-    found. A walk that raised raises again at the same point, for every rule that meets it."""
+    first iteration drives the walk, step by step as before, and later ones read what it
+    found (the same items: references were resolved before any rule walked). A walk that
+    raised raises again at the same point, for every rule that meets it."""
 
     def __init__(self, walk: Iterator[Item]) -> None:
         self._walk = walk
@@ -84,43 +80,6 @@ def explicit_scope(declaration: JsonObject) -> tuple[str, ...] | None:
 def has_explicit_scope(declaration: JsonObject) -> bool:
     """Whether a declaration names its own protocol scope (else it inherits its parent's)."""
     return explicit_scope(declaration) is not None
-
-
-def is_reference(value: object) -> bool:
-    return isinstance(value, dict) and COMPONENT_REF in value
-
-
-def _reference_problem(target: object, namespace: str, components: JsonObject) -> tuple[str, str] | None:
-    """(code, message) when a ``$componentRef`` value does not name an existing component
-    of the namespace its place needs, else None."""
-    if not isinstance(target, str):
-        return "schema-validation", "'$componentRef' must be a string"
-    parts = target.split("/")
-    if len(parts) != 4 or parts[:2] != ["#", "components"]:
-        return "schema-validation", f"malformed component reference {target!r}"
-    _, _, target_namespace, name = parts
-    if target_namespace != namespace:
-        return (
-            "wrong-component-reference-namespace",
-            f"{target!r} points into '{target_namespace}', but this use site needs a '{namespace}' component",
-        )
-    if name not in as_object(components.get(target_namespace)):
-        return (
-            "missing-component-reference-target",
-            f"{target!r} does not exist (no component {name!r} in '{target_namespace}')",
-        )
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class Resolved:
-    """A use site's value after following ``$componentRef`` chains."""
-
-    value: Any
-    pointer: str
-    """Where the value itself lives (the component, when the use site is a reference)."""
-    via: str | None
-    """The use site's pointer when the value came from a component, else None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,14 +141,9 @@ class Document:
     root_scope: tuple[str, ...]
     primitives: list[Primitive] = field(default_factory=list)
     elicitations: list[Elicitation] = field(default_factory=list)
-    resolution_problems: list[Finding] = field(default_factory=list)
-    """Why references do not resolve: one finding per broken use site or component (a
-    cycle: one for the whole cycle), whichever rule asked first; the component references
-    rule reports them."""
-    _resolved: dict[str, Resolved | None] = field(default_factory=dict)
-    """Use site pointer -> what it resolves to."""
-    _components: dict[tuple[str, str], tuple[Any, str] | None] = field(default_factory=dict)
-    """(namespace, name) -> (value, pointer) at the end of the component's chain, or None."""
+    references: References = field(default_factory=lambda: References({}))
+    """What every ``$componentRef`` stands for, resolved before any rule runs
+    (references.py); ``build`` makes it."""
     _compiled: dict[int, tuple[object, Compiled]] = field(default_factory=dict)
     _budget: Budget | None = None
     _walks: dict[tuple[Callable[..., Iterator[Any]], tuple[str, ...]], Replayed[Any]] = field(default_factory=dict)
@@ -216,14 +170,25 @@ class Document:
                             explicit_scope(elicitation) or primitive.scope,
                         )
                     )
+        # The rules read the document only once this stage is done (see references.py).
+        document.references = resolve_references(document.components, document.primitives, document.elicitations)
         return document
 
     def alone(self, primitive: Primitive, elicitations: list[Elicitation], root: JsonObject) -> Document:
         """The document as it would be with ``primitive`` (and its ``elicitations``) its only
         primitive: ``root`` holds the root's members other than the primitive collections.
-        Compiled schemas are shared with this document. What a local rule finds here is what
-        it finds for that primitive in the whole (registry.Rule.local)."""
-        return Document(root, self.specification, self.root_scope, [primitive], elicitations, _compiled=self._compiled)
+        Compiled schemas and resolved references are shared with this document. What a
+        local rule finds here is what it finds for that primitive in the whole
+        (registry.Rule.local)."""
+        return Document(
+            root,
+            self.specification,
+            self.root_scope,
+            [primitive],
+            elicitations,
+            references=self.references,
+            _compiled=self._compiled,
+        )
 
     def walked_once(self, walk: Callable[..., Iterator[Item]], *arguments: str) -> Iterable[Item]:
         """What ``walk(self, *arguments)`` yields, for the several rules that walk the same
@@ -252,93 +217,14 @@ class Document:
         return as_object(self.data.get("components"))
 
     def resolve(self, value: object, pointer: str, namespace: str) -> Resolved | None:
-        """Follow ``$componentRef`` chains from a use site. Returns None when the reference
-        cannot be resolved: a problem with the use site's own reference is recorded once per
-        use site; one further down the chain belongs to the component where it is (see
-        :meth:`resolve_component`) and is recorded there, once, whichever use sites lead to it."""
-        if not is_reference(value):
-            return Resolved(value, pointer, None)
-        if pointer in self._resolved:
-            return self._resolved[pointer]
-        target = self._target(value, pointer, namespace)
-        outcome = self._component(target) if target is not None else None
-        result = Resolved(outcome[0], outcome[1], pointer) if outcome is not None else None
-        self._resolved[pointer] = result
-        return result
+        """What a use site stands for, as the resolution stage found it (``References.resolve``)."""
+        return self.references.resolve(value, pointer, namespace)
 
-    def resolve_component(self, namespace: str, name: str) -> Resolved | None:
-        """What a component stands for: its value, or the value at the end of its chain
-        (``via`` is then the component's pointer). None when the chain is broken, with the
-        problem recorded where it is."""
-        pointer = jp.join("", "components", namespace, name)
-        outcome = self._component((namespace, name))
-        if outcome is None:
-            return None
-        return Resolved(outcome[0], outcome[1], None if outcome[1] == pointer else pointer)
-
-    def _target(self, value: object, at: str, namespace: str) -> tuple[str, str] | None:
-        """The existing component a reference at ``at`` names, as (namespace, name); None,
-        with the problem recorded at the reference, when there is none such."""
-        target = as_object(value).get(COMPONENT_REF)
-        problem = _reference_problem(target, namespace, self.components)
-        if problem is not None:
-            self._fail(jp.join(at, COMPONENT_REF), *problem)
-            return None
-        _, _, target_namespace, name = str(target).split("/")
-        return target_namespace, name
-
-    def _component(self, key: tuple[str, str]) -> tuple[Any, str] | None:
-        """(value, pointer) at the end of an existing component's chain, or None when the
-        chain is broken. Each component is followed once per document, however many use
-        sites and chains pass through it: the walk stops at the first component already
-        known and records its outcome for every component it passed, so N chained
-        components cost N steps in all (following each use site's whole chain was N^2), and
-        it is a loop, so a long chain cannot exhaust the stack."""
-        path: list[tuple[str, str]] = []
-        on_path: dict[tuple[str, str], int] = {}
-        current: tuple[str, str] | None = key
-        outcome: tuple[Any, str] | None = None
-        while current is not None:
-            if current in self._components:
-                outcome = self._components[current]
-                break
-            if current in on_path:
-                self._cycle(path[on_path[current] :])
-                break
-            on_path[current] = len(path)
-            path.append(current)
-            namespace, name = current
-            value = as_object(self.components.get(namespace))[name]
-            pointer = jp.join("", "components", namespace, name)
-            if not is_reference(value):
-                outcome = (value, pointer)
-                break
-            # A component's reference must stay in its own namespace: the one its use sites need.
-            current = self._target(value, pointer, namespace)
-        for passed in path:
-            self._components[passed] = outcome
-        return outcome
-
-    def _cycle(self, cycle: list[tuple[str, str]]) -> None:
-        """One finding per cycle, at the component where the walk entered it, naming the
-        chain its reference starts: the components it passes through until it is back."""
-        names = [f"#/components/{namespace}/{name}" for namespace, name in cycle]
-        links = [*names[1:], names[0], names[1 % len(names)]]
-        if len(links) > MAX_CHAIN_SHOWN:  # the message stays one readable line
-            hidden = len(links) - MAX_CHAIN_SHOWN
-            links = [*links[: MAX_CHAIN_SHOWN - 2], f"... {hidden} more ...", *links[-2:]]
-        chain = " -> ".join(links)
-        namespace, name = cycle[0]
-        self._fail(
-            jp.join("", "components", namespace, name, COMPONENT_REF),
-            "component-reference-cycle",
-            f"component references form a cycle: {chain}",
-        )
-
-    def _fail(self, pointer: str, code: str, message: str) -> None:
-        """Record why a reference does not resolve."""
-        requirement = "req-elicitation-schema-references-resolved" if "/elicitations/" in pointer else None
-        self.resolution_problems.append(Finding.error(code, message, pointer, requirement))
+    @property
+    def resolution_problems(self) -> list[Finding]:
+        """Why references do not resolve: one finding per broken use site or component (a
+        cycle: one for the whole cycle); the component references rule reports them."""
+        return self.references.problems
 
     @property
     def budget(self) -> Budget:

@@ -24,9 +24,10 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
 from ..kinds import BY_COLLECTION
-from .document import COMPONENT_REF, Document, Elicitation, JsonObject, Primitive
+from .document import Document, Elicitation, JsonObject, Primitive
 from .findings import INTERNAL_ERROR, MAX_FINDINGS, TOO_MANY_FINDINGS
 from .memo import ByObject
+from .references import COMPONENT_REF
 from .registry import Rule, findings_of
 
 _STOPPED = frozenset({INTERNAL_ERROR, TOO_MANY_FINDINGS})

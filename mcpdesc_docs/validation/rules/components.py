@@ -4,31 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...kinds import BY_NAME
 from ...rule_docs import RuleDoc, fragment
-from ...source import pointer as jp
-from ...spec.schema import NAMESPACES
-from ..document import Document, as_object, is_reference
+from ..document import Document
 from ..findings import Finding
 from ..registry import rule
 from ..rule_ids import COMPONENT_REFERENCES
-
-
-def reference_sites(document: Document) -> Iterator[tuple[object, str, str]]:
-    """(value, pointer, namespace needed) for every Reference Object that stands outside
-    ``components``. The pointer is made only for a reference: most sites hold none, and
-    the rule runs on every rebuild in serve."""
-    for primitive in document.primitives:
-        if primitive.kind == "tool":
-            for member in ("inputSchema", "outputSchema"):
-                if is_reference(value := primitive.data.get(member)):
-                    yield value, jp.join(primitive.pointer, member), "schemas"
-        for name, example in as_object(primitive.data.get("examples")).items():
-            if is_reference(example):
-                yield example, jp.join(primitive.pointer, "examples", name), BY_NAME[primitive.kind].examples_namespace
-    for elicitation in document.elicitations:
-        if is_reference(value := elicitation.data.get("requestedSchema")):
-            yield value, jp.join(elicitation.pointer, "requestedSchema"), "schemas"
 
 
 @rule(
@@ -75,12 +55,6 @@ def reference_sites(document: Document) -> Iterator[tuple[object, str, str]]:
     ),
 )
 def references_resolve(document: Document) -> Iterator[Finding]:
-    for value, pointer, namespace in reference_sites(document):
-        document.resolve(value, pointer, namespace)
-    # Every component too, used or not: each is followed once, so this costs one step per
-    # component, and a broken chain or a cycle is found even where nothing uses it.
-    for namespace in NAMESPACES:
-        for name in as_object(document.components.get(namespace)):
-            document.resolve_component(namespace, name)
-    # Each problem is reported once, where it is, however many rules and use sites met it.
+    # Every use site and every component, used or not, was followed when the document was
+    # built (references.py); each problem is reported once, where it is.
     yield from document.resolution_problems

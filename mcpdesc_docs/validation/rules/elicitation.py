@@ -15,9 +15,10 @@ from typing import Any, TypeGuard
 
 from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
-from ..document import Document, Elicitation, Resolved, as_object
+from ..document import Document, Elicitation, as_object
 from ..findings import MAX_FINDINGS, Finding
 from ..memo import ByObjectAt
+from ..references import Resolved
 from ..registry import rule
 from ..rule_ids import FORM_SCHEMA_MEMBERS
 from ..suggest import did_you_mean

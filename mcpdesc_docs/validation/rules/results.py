@@ -11,8 +11,9 @@ from typing import Any
 from ...kinds import BY_NAME, KIND_NAMES
 from ...source import pointer as jp
 from ...spec.revisions import before, describe
-from ..document import Document, Primitive, Resolved, as_list, as_object
+from ..document import Document, Primitive, as_list, as_object
 from ..findings import Finding
+from ..references import Resolved
 
 ENVELOPE = ("jsonrpc", "id", "error")
 INCOMPLETE = ("task", "inputRequests", "requestState")
