@@ -89,14 +89,14 @@ def _notes(listing: Listing, err: TextIO) -> None:
         write_line(err, f"mcpdesc-docs: ... and {len(listing.deviations) - _SHOWN_DEVIATIONS} more deviations")
 
 
-def _problems(text: str, fmt: Format, name: str) -> tuple[list[Diagnostic], str]:
+def _problems(text: str, fmt: Format, name: str) -> list[Diagnostic]:
     """Errors ``validate`` would report on ``text``, under the same limits."""
     try:
         source = parse_text(text, name, fmt=fmt, limits=DEFAULT_LIMITS)
     except DescriptionError as exc:
-        return list(exc.diagnostics), text
+        return list(exc.diagnostics)
     result = validate_source(source, DEFAULT_LIMITS)
-    return [d for d in result.diagnostics if d.is_error], text
+    return [d for d in result.diagnostics if d.is_error]
 
 
 def _brief(problems: list[Diagnostic], err: TextIO) -> None:
@@ -131,10 +131,6 @@ def _check(file: str, source: Source, served: dict[str, Any], out: TextIO, err: 
     return ExitCode.OK
 
 
-def _write(path: Path, text: str) -> None:
-    write_user_file(path, text)
-
-
 def _update(file: str, source: Source, served: dict[str, Any], out: TextIO, err: TextIO) -> int:
     assert isinstance(source.data, dict)
     refresh = refreshed(source.data, served)
@@ -142,7 +138,7 @@ def _update(file: str, source: Source, served: dict[str, Any], out: TextIO, err:
     rewritten = text is None
     if text is None:
         text = dump(refresh.data, source.format)
-    problems, _ = _problems(text, source.format, file)
+    problems = _problems(text, source.format, file)
     if problems:
         out.write(format_text(problems, text, file))
         write_line(
@@ -167,7 +163,7 @@ def _update(file: str, source: Source, served: dict[str, Any], out: TextIO, err:
         write_line(
             err, f"mcpdesc-docs: {file} could not be edited in place, so it is written whole (comments are lost)"
         )
-    _write(Path(file), text)
+    write_user_file(Path(file), text)
     write_line(err, f"mcpdesc-docs: refreshed {file}")
     return ExitCode.OK
 
@@ -211,11 +207,11 @@ def run(
         return _update(update, existing, served, out, err)
     fmt: Format = "json" if (output or "").lower().endswith(".json") else "yaml"
     text = written(served, fmt)
-    problems, _ = _problems(text, fmt, output or "-")
+    problems = _problems(text, fmt, output or "-")
     if output is None:
         out.write(printed(text, served, fmt))
     else:
-        _write(Path(output), text)
+        write_user_file(Path(output), text)
         write_line(err, f"mcpdesc-docs: wrote {output}")
     if problems:
         _brief(problems, err)

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..kinds import BY_COLLECTION
 from ..source import pointer as jp
 from ..source.roundtrip import canonical
 from ..spec.revisions import REVISIONS
@@ -20,7 +21,6 @@ from .tolerant import IDENTITY
 from .write import OBSERVED, SERVER_OWNED, resolved
 
 ROOT_OWNED = ("info", "instructions")
-SINGULAR = {"tools": "tool", "resources": "resource", "resourceTemplates": "resource template", "prompts": "prompt"}
 _SHOWN_VALUE = 160
 _SHOWN_DIFF_LINES = 12
 _TEXT_MEMBERS = ("description", "instructions", "title")
@@ -109,12 +109,14 @@ def at_version(document: dict[str, Any], collection: str, version: str) -> dict[
     return found
 
 
-def _owned(collection: str, item: dict[str, Any]) -> dict[str, Any]:
+def owned(collection: str, item: dict[str, Any]) -> dict[str, Any]:
+    """What the server says of ``item``: the members describe writes and refreshes."""
     return {m: item[m] for m in (*SERVER_OWNED[collection], *OBSERVED) if m in item}
 
 
-def _label(collection: str, identity: str) -> str:
-    return f"{SINGULAR[collection]} {identity!r}"
+def label(collection: str, identity: object) -> str:
+    """``tool 'search'``, ``resource template 'files://{path}'``."""
+    return f"{BY_COLLECTION[collection].singular.lower()} {identity!r}"
 
 
 class _Collector:
@@ -181,18 +183,18 @@ def differences(described: dict[str, Any], served: dict[str, Any]) -> list[Diffe
             old_at = at_version(described, collection, old_version)
             new_at = at_version(served, collection, version)
             for identity, (index, item) in old_at.items():
-                subject = _label(collection, identity)
+                subject = label(collection, identity)
                 pointer = jp.join("", collection, index)
                 if identity not in new_at:
                     collector.add(Difference("removed", subject, pointer), version)
                     continue
-                listed = _owned(collection, new_at[identity][1])
-                for leaf, old, now in _leaves(_owned(collection, item), listed, ""):
+                listed = owned(collection, new_at[identity][1])
+                for leaf, old, now in _leaves(owned(collection, item), listed, ""):
                     collector.add(Difference("changed", subject, pointer + leaf, leaf, old, now), version)
             for identity, (index, _) in new_at.items():
                 if identity not in old_at:
                     collector.add(
-                        Difference("added", _label(collection, identity), jp.join("", collection, index)), version
+                        Difference("added", label(collection, identity), jp.join("", collection, index)), version
                     )
     return found + list(collector.found.values())
 

@@ -25,7 +25,7 @@ from ..errors import UsageError
 from ..spec.revisions import COMPLETE_VALIDATION_FLOOR, REVISIONS
 from .budget import Budget, DescribeError
 from .session import ServerError, Session
-from .tolerant import IDENTITY, readable
+from .tolerant import COLLECTIONS, IDENTITY, readable
 from .transport import HttpRefusal, HttpTransport, StdioTransport, Transport
 
 CLIENT = {"name": "mcpdesc-docs", "version": __version__}
@@ -35,7 +35,6 @@ STREAMABLE_HTTP_FLOOR = "2025-03-26"
 _MAX_PAGES = 1000
 INHERITED_ENVIRONMENT = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "TMPDIR")
 _PARALLEL_SESSIONS = 3
-_COLLECTIONS = ("tools", "resources", "resourceTemplates", "prompts")
 _METHODS = {
     "tools": "tools/list",
     "resources": "resources/list",
@@ -140,6 +139,10 @@ class Target:
             declaration["args"] = list(self.command[1:])
         return declaration
 
+    def carries(self, version: str) -> bool:
+        """Whether the transport exists at ``version`` (streamable HTTP came with 2025-03-26)."""
+        return self.url is None or version >= STREAMABLE_HTTP_FLOOR
+
     @property
     def label(self) -> str:
         return self.url if self.url is not None else shlex.join(self.command)
@@ -161,7 +164,7 @@ class VersionListing:
     capabilities: dict[str, Any] = field(default_factory=dict)
     server_info: dict[str, Any] = field(default_factory=dict)
     instructions: str | None = None
-    items: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: {c: [] for c in _COLLECTIONS})
+    items: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: {c: [] for c in COLLECTIONS})
     requirements: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     """(collection, identity) -> the client capabilities without which it was not listed."""
 
@@ -238,7 +241,7 @@ class _Conversation:
     def list_all(self, server_capabilities: dict[str, Any], deviations: list[str]) -> dict[str, list[dict[str, Any]]]:
         listed: dict[str, list[dict[str, Any]]] = {}
         counted = [0]
-        for collection in _COLLECTIONS:
+        for collection in COLLECTIONS:
             if _CAPABILITY_OF[collection] not in server_capabilities:
                 listed[collection] = []
                 continue
@@ -252,6 +255,10 @@ class _Conversation:
                 raw = []
             listed[collection] = readable(collection, raw, deviations)
         return listed
+
+
+def _identities_of(listed: dict[str, list[dict[str, Any]]]) -> dict[str, set[str]]:
+    return {c: {str(i[IDENTITY[c]]) for i in items} for c, items in listed.items()}
 
 
 def _object(value: object) -> dict[str, Any]:
@@ -332,13 +339,13 @@ class Prober:
                 raise DescribeError(f"the server accepted {version} once and then refused it")
             talk, _ = opened
             listed = talk.list_all(server, ignored)
-        return {c: {str(i[IDENTITY[c]]) for i in items} for c, items in listed.items()}
+        return _identities_of(listed)
 
     def _gated(self, found: VersionListing) -> None:
         """Record which primitives are listed only to clients with a capability."""
-        full = {c: {str(i[IDENTITY[c]]) for i in items} for c, items in found.items.items()}
+        full = _identities_of(found.items)
         bare = self._identities(found.version, {}, found.capabilities)
-        if all(full[c] <= bare[c] for c in _COLLECTIONS):
+        if all(full[c] <= bare[c] for c in COLLECTIONS):
             return
         hidden_by: dict[tuple[str, str], list[Path_]] = {}
         everything = client_capabilities(found.version)
@@ -348,7 +355,7 @@ class Prober:
                 pool.map(lambda u: self._identities(found.version, without(everything, u), found.capabilities), units)
             )
         for unit, seen in zip(units, listings, strict=True):
-            for collection in _COLLECTIONS:
+            for collection in COLLECTIONS:
                 for identity in full[collection] - seen[collection]:
                     hidden_by.setdefault((collection, identity), []).append(unit)
         found.requirements = {key: requirement(units) for key, units in hidden_by.items()}
@@ -374,16 +381,13 @@ def list_server(
     prober = Prober(target, budget)
     listing = Listing()
     wanted = _wanted(versions, all_versions)
-    if target.url is not None:
-        listing.cannot_carry = [v for v in wanted if v < STREAMABLE_HTTP_FLOOR]
-        wanted = [v for v in wanted if v >= STREAMABLE_HTTP_FLOOR]
+    listing.cannot_carry = [v for v in wanted if not target.carries(v)]
+    wanted = [v for v in wanted if target.carries(v)]
     try:
         found = _listings(prober, wanted, listing.deviations)
         if not found and versions is None and not all_versions:
             # Nothing modern: a server that speaks only legacy versions is described at those.
-            legacy = [v for v in REVISIONS if v < COMPLETE_VALIDATION_FLOOR]
-            if target.url is not None:
-                legacy = [v for v in legacy if v >= STREAMABLE_HTTP_FLOOR]
+            legacy = [v for v in REVISIONS if v < COMPLETE_VALIDATION_FLOOR and target.carries(v)]
             found = _listings(prober, legacy, listing.deviations)
             listing.legacy_only = bool(found)
         elif versions is None and not all_versions:

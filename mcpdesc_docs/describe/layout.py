@@ -9,6 +9,7 @@ should any style not survive the round trip.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import Any
 
 from ruamel.yaml.comments import CommentedSeq
@@ -53,11 +54,12 @@ def _survives(styled: str) -> bool:
     return isinstance(read, dict) and read.get("k") == str(styled)
 
 
-def _styled(value: Any) -> Any:
+def _styled(value: Any, keeps: Callable[[str], bool]) -> Any:
+    """``value`` with its strings and short lists styled where ``keeps`` accepts the style."""
     if isinstance(value, dict):
-        return {key: _styled(member) for key, member in value.items()}
+        return {key: _styled(member, keeps) for key, member in value.items()}
     if isinstance(value, list):
-        members = [_styled(member) for member in value]
+        members = [_styled(member, keeps) for member in value]
         scalars = all(type(m) in (str, int, float, bool) for m in members)
         if members and scalars and len(", ".join(map(str, members))) <= _FLOW_LIST:
             flow = CommentedSeq(members)
@@ -66,25 +68,32 @@ def _styled(value: Any) -> Any:
         return members
     if isinstance(value, str):
         multi_line = "\n" in value.rstrip("\n")
-        if multi_line and max(map(len, value.split("\n"))) > _WIDTH and _survives(FoldedScalarString(value)):
+        if multi_line and max(map(len, value.split("\n"))) > _WIDTH and keeps(FoldedScalarString(value)):
             # Folding doubles a text's blank lines on the page, not in its value.
             return FoldedScalarString(value)
         if multi_line and _literal(value):
             return LiteralScalarString(value)
-        if _foldable(value) and _survives(FoldedScalarString(value)):
+        if _foldable(value) and keeps(FoldedScalarString(value)):
             return FoldedScalarString(value)
     return value
+
+
+def _reads_back(text: str, data: dict[str, Any]) -> bool:
+    try:
+        return canonical(parse_text(text, "-", fmt="yaml").data) == canonical(data)
+    except DescriptionError:
+        return False
 
 
 def written(data: dict[str, Any], fmt: Format) -> str:
     """``data`` as the text of a new description file."""
     if fmt == "json":
         return dump(data, fmt)
-    stream = io.StringIO()
-    yaml_writer(width=_WIDTH).dump(_styled(data), stream)
-    text = stream.getvalue()
-    try:
-        same = canonical(parse_text(text, "-", fmt="yaml").data) == canonical(data)
-    except DescriptionError:
-        same = False
-    return text if same else dump(data, fmt)
+    # Styles are tried on the whole document first (one dump, one read); only when that
+    # does not read back is each folded string tried on its own, and past that, no style.
+    for keeps in (lambda _: True, _survives):
+        stream = io.StringIO()
+        yaml_writer(width=_WIDTH).dump(_styled(data, keeps), stream)
+        if _reads_back(stream.getvalue(), data):
+            return stream.getvalue()
+    return dump(data, fmt)

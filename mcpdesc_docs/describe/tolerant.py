@@ -11,7 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-IDENTITY = {"tools": "name", "resources": "uri", "resourceTemplates": "uriTemplate", "prompts": "name"}
+from ..kinds import KINDS
+
+COLLECTIONS = tuple(kind.collection for kind in KINDS)
+IDENTITY = {kind.collection: kind.identity for kind in KINDS}
+"""Collection -> the member that identifies one of its items (``name``, ``uri``, ``uriTemplate``)."""
 _SHOWN_NAME = 60
 
 

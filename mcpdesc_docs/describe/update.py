@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..source.roundtrip import canonical
-from .compare import SINGULAR, at_version, root_versions
+from .compare import at_version, label, owned, root_versions
 from .tolerant import IDENTITY
 from .write import OBSERVED, SERVER_OWNED, resolved
 
@@ -36,16 +36,8 @@ class Refresh:
     """What the refresh had to adjust in the author's part (a narrowed scope, say)."""
 
 
-def _label(collection: str, identity: object) -> str:
-    return f"{SINGULAR[collection]} {identity!r}"
-
-
 def _owned_members(collection: str) -> tuple[str, ...]:
     return (*SERVER_OWNED[collection], *OBSERVED, "protocolVersions")
-
-
-def _owned(collection: str, item: dict[str, Any]) -> dict[str, Any]:
-    return {m: item[m] for m in (*SERVER_OWNED[collection], *OBSERVED) if m in item}
 
 
 def _merged(kept: dict[str, Any], listed: dict[str, Any], owned: tuple[str, ...]) -> dict[str, Any]:
@@ -60,22 +52,32 @@ def _scope(item: dict[str, Any], root: list[str]) -> list[str]:
     return [v for v in scope if isinstance(v, str)] if isinstance(scope, list) else list(root)
 
 
-def _unchanged(collection: str, old: list[dict[str, Any]], described: dict[str, Any], served: dict[str, Any]) -> bool:
-    """Whether every old declaration says what the server lists at each version it covers."""
-    new_root = root_versions(served)
-    old_root = root_versions(described)
-    old_resolved, served_resolved = resolved(described), resolved(served)
-    identity = str(old[0].get(IDENTITY[collection]))
-    for version in new_root:
-        mine = at_version(old_resolved, collection, version).get(identity)
-        if mine is None:
-            if version in old_root:
-                continue  # the author left this version out on purpose
-            return False
-        theirs = at_version(served_resolved, collection, version).get(identity)
-        if theirs is None or canonical(_owned(collection, mine[1])) != canonical(_owned(collection, theirs[1])):
-            return False
-    return True
+class _Views:
+    """Both descriptions as a client at each of the server's versions sees one collection
+    (references resolved), worked out once for all the collection's declarations."""
+
+    def __init__(self, collection: str, described: dict[str, Any], served: dict[str, Any]) -> None:
+        self.collection = collection
+        self.old_root = root_versions(described)
+        self.new_root = root_versions(served)
+        old, new = resolved(described), resolved(served)
+        self.old_at = {v: at_version(old, collection, v) for v in self.new_root}
+        self.new_at = {v: at_version(new, collection, v) for v in self.new_root}
+
+    def unchanged(self, identity: str) -> bool:
+        """Whether every old declaration says what the server lists at each version it covers."""
+        for version in self.new_root:
+            mine = self.old_at[version].get(identity)
+            if mine is None:
+                if version in self.old_root:
+                    continue  # the author left this version out on purpose
+                return False
+            theirs = self.new_at[version].get(identity)
+            if theirs is None or canonical(owned(self.collection, mine[1])) != canonical(
+                owned(self.collection, theirs[1])
+            ):
+                return False
+        return True
 
 
 def _rescoped(item: dict[str, Any], root: list[str], refresh: Refresh, label: str) -> dict[str, Any] | None:
@@ -129,7 +131,8 @@ def _refreshed_collection(
 ) -> list[Any]:
     identity = IDENTITY[collection]
     root = root_versions(served)
-    owned = _owned_members(collection)
+    members = _owned_members(collection)
+    views = _Views(collection, described, served)
     old_items = [i for i in described.get(collection) or []]
     served_items = [i for i in served.get(collection) or [] if isinstance(i, dict)]
     served_by_id: dict[object, list[dict[str, Any]]] = {}
@@ -145,27 +148,27 @@ def _refreshed_collection(
             result.append(item)
             continue
         key = item.get(identity)
-        label = _label(collection, key)
+        subject = label(collection, key)
         if key not in served_by_id:
-            if label not in refresh.removed:
-                refresh.removed.append(label)
+            if subject not in refresh.removed:
+                refresh.removed.append(subject)
             continue
         olds = old_by_id[key]
         if item is not olds[0]:
             continue  # handled with the first declaration of its identity
-        if _unchanged(collection, olds, described, served):
-            result.extend(r for o in olds if (r := _rescoped(o, root, refresh, label)) is not None)
+        if views.unchanged(str(key)):
+            result.extend(r for o in olds if (r := _rescoped(o, root, refresh, subject)) is not None)
             continue
         variants = [
-            _fit_elicitations(_merged(_best_match(olds, v, root), v, owned), root, refresh, label)
+            _fit_elicitations(_merged(_best_match(olds, v, root), v, members), root, refresh, subject)
             for v in served_by_id[key]
         ]
         changed = _changed_members(collection, olds, served_by_id[key])
-        refresh.changed.append(f"{label}: {', '.join(changed) if changed else 'protocol scope'}")
+        refresh.changed.append(f"{subject}: {', '.join(changed) if changed else 'protocol scope'}")
         result.extend(variants)
     for key, variants in served_by_id.items():
         if key not in old_by_id:
-            refresh.added.append(_label(collection, key))
+            refresh.added.append(label(collection, key))
             result.extend(variants)
     return result
 
@@ -212,10 +215,12 @@ def _components(data: dict[str, Any], described: dict[str, Any], served: dict[st
             while f"{name}-{number}" in mine or f"{name}-{number}" in theirs:
                 number += 1
             renames[name] = f"{name}-{number}"
-    collections = [data.get(c) for c in SERVER_OWNED]
-    for served_item in (i for c in SERVER_OWNED for i in served.get(c) or []):
-        if any(served_item is i for items in collections if isinstance(items, list) for i in items):
-            _rename(served_item, renames)
+    if renames:
+        # The server's declarations the refresh took over are the very objects in ``data``.
+        taken = {id(i) for c in SERVER_OWNED if isinstance(data.get(c), list) for i in data[c]}
+        for served_item in (i for c in SERVER_OWNED for i in served.get(c) or []):
+            if id(served_item) in taken:
+                _rename(served_item, renames)
     used = set(_references({k: v for k, v in data.items() if k != "components"}))
     used |= set(_references(mine))
     was_used = set(_references({k: v for k, v in described.items() if k != "components"}))
@@ -279,7 +284,7 @@ def refreshed(described: dict[str, Any], served: dict[str, Any]) -> Refresh:
     for member, value in served.items():
         if member not in data and member not in described and member != "components":
             if member in SERVER_OWNED:
-                refresh.added.extend(_label(member, i.get(IDENTITY[member])) for i in value if isinstance(i, dict))
+                refresh.added.extend(label(member, i.get(IDENTITY[member])) for i in value if isinstance(i, dict))
             data[member] = value
     _components(data, described, served)
     return refresh

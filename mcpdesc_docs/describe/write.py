@@ -15,14 +15,13 @@ import copy
 import re
 from typing import Any
 
-from ..kinds import KINDS
 from ..source import pointer as jp
 from ..source.roundtrip import canonical
 from ..spec.versions import SPEC_0_9_0_RC_3
 from ..validation.rules.applicability import FIELD_CODE
 from ..validation.validator import check_document
 from .connect import Listing, Target, VersionListing
-from .tolerant import IDENTITY
+from .tolerant import COLLECTIONS, IDENTITY
 
 SERVER_OWNED: dict[str, tuple[str, ...]] = {
     "tools": (
@@ -48,8 +47,7 @@ CAPABILITY_MEMBERS = ("tools", "resources", "prompts", "completions", "logging",
 _ARGUMENT_MEMBERS = ("name", "title", "description", "required")
 _SCHEMA_MEMBERS = ("inputSchema", "outputSchema")
 _COMPONENT_NAME = re.compile(r"[^A-Za-z0-9._-]+")
-_COLLECTIONS = tuple(kind.collection for kind in KINDS)
-assert set(_COLLECTIONS) == set(SERVER_OWNED) == set(IDENTITY)
+assert set(COLLECTIONS) == set(SERVER_OWNED)
 
 
 def _owned(collection: str, item: dict[str, Any]) -> dict[str, Any]:
@@ -82,7 +80,7 @@ def projected(document: dict[str, Any], scope: list[str]) -> dict[str, Any]:
     found = [
         d.path
         for d in check_document(probe).diagnostics
-        if d.code == FIELD_CODE and d.path and jp.split(d.path)[0] in (*_COLLECTIONS, "capabilities")
+        if d.code == FIELD_CODE and d.path and jp.split(d.path)[0] in (*COLLECTIONS, "capabilities")
     ]
     data = {key: value for key, value in probe.items() if key in document}
     for pointer in sorted(set(found), key=lambda p: len(jp.split(p)), reverse=True):
@@ -112,7 +110,7 @@ def per_version_items(listing: Listing) -> dict[str, dict[str, list[dict[str, An
     """Version -> collection -> the declarations at that version, projected to it."""
     result: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for version, at in listing.by_version.items():
-        document = {c: [declared(c, item, at) for item in at.items[c]] for c in _COLLECTIONS}
+        document = {c: [declared(c, item, at) for item in at.items[c]] for c in COLLECTIONS}
         result[version] = projected(document, [version])
     return result
 
@@ -122,7 +120,7 @@ def declarations(listing: Listing) -> dict[str, list[dict[str, Any]]]:
     versions = listing.versions
     copies = per_version_items(listing)
     result: dict[str, list[dict[str, Any]]] = {}
-    for collection in _COLLECTIONS:
+    for collection in COLLECTIONS:
         identity = IDENTITY[collection]
         order: list[str] = []
         at: dict[str, dict[str, dict[str, Any]]] = {}
