@@ -25,10 +25,6 @@ class DescribeError(UsageError):
         self.stderr_lines = stderr_lines
 
 
-class OutOfTime(DescribeError):
-    """The whole run took longer than ``--timeout``."""
-
-
 @dataclass(slots=True)
 class Budget:
     timeout: float
@@ -46,10 +42,10 @@ class Budget:
         return self.limits.max_bytes
 
     def remaining(self) -> float:
-        """Seconds left; raises OutOfTime when none are."""
+        """Seconds left; raises DescribeError when none are."""
         left = self.deadline - time.monotonic()
         if left <= 0:
-            raise OutOfTime(f"no complete answer within {self.timeout:g} s (--timeout bounds the whole run)")
+            raise DescribeError(f"no complete answer within {self.timeout:g} s (--timeout bounds the whole run)")
         return left
 
     def bytes_left(self) -> int:

@@ -199,6 +199,8 @@ class _Conversation:
         self.version = version
         self.capabilities = capabilities
         self.budget = budget
+        self.listed = 0
+        """Primitives listed so far in this session's listing, held to limits.max_primitives."""
 
     def _params(self, params: dict[str, Any]) -> dict[str, Any]:
         if self.version != DISCOVER_ERA:
@@ -217,7 +219,7 @@ class _Conversation:
             transport.headers["mcp-method"] = method
         return self.session.request(method, self._params(params or {}))
 
-    def pages(self, collection: str, deviations: list[str], counted: list[int]) -> list[object]:
+    def pages(self, collection: str, deviations: list[str]) -> list[object]:
         items: list[object] = []
         cursor: object = None
         method = _METHODS[collection]
@@ -228,8 +230,8 @@ class _Conversation:
                 deviations.append(f"{method}: the result has no {collection!r} array")
                 return items
             items.extend(page)
-            counted[0] += len(page)
-            self.budget.too_many_primitives(counted[0])
+            self.listed += len(page)
+            self.budget.too_many_primitives(self.listed)
             cursor = result.get("nextCursor")
             if cursor is None or cursor == "":
                 return items
@@ -240,13 +242,13 @@ class _Conversation:
 
     def list_all(self, server_capabilities: dict[str, Any], deviations: list[str]) -> dict[str, list[dict[str, Any]]]:
         listed: dict[str, list[dict[str, Any]]] = {}
-        counted = [0]
+        self.listed = 0
         for collection in COLLECTIONS:
             if _CAPABILITY_OF[collection] not in server_capabilities:
                 listed[collection] = []
                 continue
             try:
-                raw = self.pages(collection, deviations, counted)
+                raw = self.pages(collection, deviations)
             except ServerError as exc:
                 if collection != "resourceTemplates":
                     raise

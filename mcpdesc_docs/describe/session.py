@@ -39,8 +39,6 @@ class Session:
     def __init__(self, transport: Transport) -> None:
         self.transport = transport
         self._next_id = 0
-        self.notifications: list[str] = []
-        """Methods of the notifications the server sent (list changes, say)."""
 
     def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         """The result the server answers ``method`` with; ServerError for an error answer."""
@@ -74,9 +72,7 @@ class Session:
     def _incoming(self, message: Message) -> None:
         method = message.get("method")
         if "id" not in message:
-            if isinstance(method, str) and len(self.notifications) < 1000:
-                self.notifications.append(method[:100])
-            return
+            return  # a notification (a list changed, a log line): nothing a listing needs
         try:
             reply: Message = {"jsonrpc": "2.0", "id": message["id"], "result": _answer(message)}
         except KeyError:

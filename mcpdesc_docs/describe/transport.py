@@ -42,7 +42,6 @@ class HttpRefusal(DescribeError):
     def __init__(self, status: int, body: str) -> None:
         shown = " ".join(body.split())[:200]
         super().__init__(f"the server answered HTTP {status}" + (f": {shown}" if shown else ""))
-        self.status = status
 
 
 class Transport(Protocol):
