@@ -2,12 +2,26 @@
 
 Commands, the dev server and gh-deploy all go through here, so they build the same site
 from the same description in the same way.
+
+Everything that outlives one build is in one place: ``serve`` holds a ``BuildSession`` for
+all its rebuilds; ``build`` and ``validate`` run without one (each stage then keeps what
+it needs for that one run and lets it go).
+
+Per rebuild the session works out once what changed since the last read
+(``source.changes``: root members, primitive pointers, theme files, the config) and tells
+every cache it owns; no cache compares sources itself. The stages stay functions of their
+input: each takes at most the session (or, below the pipeline, the part of it that belongs
+to its stage) as an optional argument.
+
+What is cached by value rather than by object or by what came before (a Markdown text's
+HTML, a compiled pattern, a highlighted snippet) stays in the functions' own bounded
+``lru_cache``: such a result cannot go stale and holds nothing of a description alive.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .config import Config
@@ -17,7 +31,11 @@ from .model.urls import slugify
 from .render.data_text import ItemTexts, json_text, yaml_download_text
 from .render.pages import Download, RenderCache, Sink, render_site
 from .render.theme import load_theme
-from .source.load import Source
+from .source.changes import EVERYTHING, Snapshot, SourceChange
+from .source.incremental import IncrementalJson, IncrementalYaml, SameObjects
+from .source.load import Readers, Source
+from .validation.memo import Memos
+from .validation.rule_cache import RuleCache
 from .validation.validator import ValidationResult, validate_file
 
 
@@ -31,6 +49,54 @@ class BuildOutcome:
     legacy_format: str | None = None
     """The older format the description is written in (0.7.0): the build says, in the
     terminal, that ``migrate`` converts it (a note for the author, not for readers)."""
+
+
+class BuildSession:
+    """The readers that re-parse only an edited item, the hand-over of unchanged values,
+    the rules' identity memos, and the caches of rule findings, page models and rendered
+    pages. Satisfies ``validation.validator.CheckSession``."""
+
+    def __init__(self) -> None:
+        self._yaml, self._json = IncrementalYaml(), IncrementalJson()
+        self._same = SameObjects()
+        self.memos = Memos()
+        self.rule_cache = RuleCache()
+        self.page_cache = PageCache()
+        self.render_cache = RenderCache()
+        self._config: Config | None = None
+        self._snapshot: Snapshot | None = None
+        self._theme_changed = False
+        self.last_change: SourceChange | None = None
+        """What the last read changed (for tests and the bench)."""
+
+    @property
+    def readers(self) -> Readers:
+        return Readers(self._yaml.read, self._json.read)
+
+    def begin(self, config: Config, *, theme_changed: bool = False) -> None:
+        """A rebuild starts with ``config`` (just read). Another config than last time
+        (limits, suppressions, theme, navigation ...) keeps nothing; a theme file's change
+        is held until a read of the description is told about it."""
+        if config != self._config:
+            self._snapshot = None
+        self._config = config
+        self._theme_changed |= theme_changed
+
+    def same_objects(self, data: object) -> object:
+        """``data`` with the unchanged values replaced by the last read's objects; then the
+        one change check of this rebuild, told to every cache."""
+        kept = self._same.keep(data)
+        self._yaml.adopt(data, kept)
+        self._json.adopt(data, kept)
+        snapshot = Snapshot.of(kept) if type(kept) is dict else None
+        change = SourceChange.between(self._snapshot, snapshot) if snapshot is not None else EVERYTHING
+        if self._theme_changed:
+            change = replace(change, theme=True)
+        self._snapshot, self._theme_changed, self.last_change = snapshot, False, change
+        self.rule_cache.advance(change)
+        self.page_cache.advance(change)
+        self.render_cache.advance(change)
+        return kept
 
 
 def description_downloads(source: Source, items: ItemTexts | None = None) -> tuple[Download, ...]:
@@ -70,27 +136,38 @@ def protected_paths(config: Config) -> list[Path]:
     return paths
 
 
+def validate_description(config: Config, session: BuildSession | None = None) -> ValidationResult:
+    """Read and validate the config's description (``session``: serve's, for a rebuild)."""
+    return validate_file(
+        config.description,
+        name=str(config.description),
+        limits=config.limits,
+        suppress=config.suppress,
+        session=session,
+    )
+
+
 def render_description(
     config: Config,
     validation: ValidationResult | None = None,
-    cache: RenderCache | None = None,
-    page_cache: PageCache | None = None,
+    session: BuildSession | None = None,
     sink: Sink | None = None,
     modelled: Callable[[], object] | None = None,
 ) -> BuildOutcome:
-    """Validate (unless already done) and render in memory; nothing is written. The
-    caches (``serve``'s) carry pages from one build to the next. With a ``sink`` the files
-    go to it as they are made (``BuildOutcome.files`` is then empty). ``modelled`` is
-    called once the site's model is made, before any page is rendered (``build`` freezes
-    the collector's view of what exists then)."""
+    """Validate (unless already done) and render in memory; nothing is written. A
+    ``session`` (``serve``'s) carries what it can from one build to the next; without a
+    ``validation`` it is begun here. With a ``sink`` the files go to it as they are made
+    (``BuildOutcome.files`` is then empty). ``modelled`` is called once the site's model
+    is made, before any page is rendered (``build`` freezes the collector's view of what
+    exists then)."""
     if validation is None:
-        validation = validate_file(
-            config.description, name=str(config.description), limits=config.limits, suppress=config.suppress
-        )
+        if session is not None:
+            session.begin(config)
+        validation = validate_description(config, session)
     checked = validation.accepted(strict=config.strict)
     if checked is None:
         return BuildOutcome(validation, None)
-    site = build_site(checked.document, page_cache)
+    site = build_site(checked.document, session.page_cache if session is not None else None)
     if modelled is not None:
         modelled()
     files: dict[str, bytes] = {}
@@ -102,6 +179,7 @@ def render_description(
             pages.add(path)
         keep(path, content)
 
+    cache = session.render_cache if session is not None else None
     downloads = description_downloads(checked.source, cache.items if cache is not None else None)
     render_site(site, load_theme(config.theme), config, downloads, cache, counted)
     return BuildOutcome(validation, files, len(pages), site.legacy_format)

@@ -314,29 +314,29 @@ def test_output_paths_cannot_leave_the_site(bad):
 
 def test_render_cache_rerenders_only_what_changed(tmp_path):
     from mcpdesc_docs.config import load_config
-    from mcpdesc_docs.pipeline import render_description
-    from mcpdesc_docs.render.pages import RenderCache
+    from mcpdesc_docs.pipeline import BuildSession, render_description
 
     data = load_data(SAMPLE)
     description = write_json(tmp_path / "d.json", data)
     config = load_config(description)
-    cache = RenderCache()
-    first = render_description(config, cache=cache).files
+    session = BuildSession()
+    cache = session.render_cache
+    first = render_description(config, session=session).files
     assert first is not None
     every = cache.rendered
     fixed = 1 + len(data["tags"]) + 1  # overview, tag pages and 404 always render
-    assert render_description(config, cache=cache).files == first
+    assert render_description(config, session=session).files == first
     assert cache.rendered == fixed
     data["tools"][0]["description"] = "Changed words."
     write_json(description, data)
-    second = render_description(config, cache=cache).files
+    second = render_description(config, session=session).files
     assert cache.rendered == fixed + 1
     assert second is not None
     assert "Changed words." in second["tools/search_tickets.html"].decode()
     assert second["tools/create_ticket.html"] == first["tools/create_ticket.html"]
     data["tools"][0]["name"] = "find_tickets"  # changes every sidebar
     write_json(description, data)
-    render_description(config, cache=cache)
+    render_description(config, session=session)
     assert cache.rendered == every
 
 
@@ -347,9 +347,9 @@ def test_a_build_reads_the_description_into_one_document(tmp_path, monkeypatch):
     built = []
     original = document_module.Document.build.__func__
 
-    def counting(cls, data, specification):
+    def counting(cls, data, specification, memos=None):
         built.append(specification.name)
-        return original(cls, data, specification)
+        return original(cls, data, specification, memos)
 
     monkeypatch.setattr(document_module.Document, "build", classmethod(counting))
     code, out, err = build(SAMPLE, tmp_path / "site")

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -17,6 +18,7 @@ from mcpdesc_docs.config import load_config
 from mcpdesc_docs.devserver.project import ProjectBuilder
 from mcpdesc_docs.pipeline import render_description
 from mcpdesc_docs.render import pages
+from mcpdesc_docs.resources import builtin_dir
 from mcpdesc_docs.source.limits import DEFAULT_LIMITS
 from mcpdesc_docs.source.yaml_events import read_yaml_data
 
@@ -204,3 +206,49 @@ def test_an_edit_to_one_tool_of_a_json_description_builds_one_page(tmp_path: Pat
     description.write_text(json.dumps(document, indent=2), encoding="utf-8")
     rebuilt = builder.build([str(description)])
     assert rebuilt.files == render_description(load_config(description)).files
+
+
+def test_changes_made_while_the_pages_sit_out_a_rebuild_are_not_lost(tmp_path: Path) -> None:
+    # An edit that breaks the description builds no pages, but the page cache is still told
+    # what changed: after the fix, the tools edited in between are built again.
+    description = tmp_path / "d.mcpdesc.yaml"
+    description.write_text(tool_list(30), encoding="utf-8")
+    builder = ProjectBuilder(description, out=io.StringIO(), err=io.StringIO())
+    assert builder.build().ok
+    broken = tool_list(30, changed=5).replace("description: Tool 9.\n", "description: [7]\n", 1)
+    assert broken != tool_list(30, changed=5)
+    description.write_text(broken, encoding="utf-8")
+    assert not builder.build([str(description)]).ok
+    assert builder.session.last_change is not None
+    assert builder.session.last_change.primitives == {"/tools/5", "/tools/9"}
+    description.write_text(tool_list(30, changed=5), encoding="utf-8")
+    rebuilt = builder.build([str(description)])
+    assert builder.page_cache.built == 2  # tool_5 (edited while broken) and tool_9 (mended)
+    assert rebuilt.files == render_description(load_config(description)).files
+
+
+def test_a_theme_edit_renders_every_page_again_once(tmp_path: Path) -> None:
+    description = tmp_path / "d.mcpdesc.yaml"
+    description.write_text(tool_list(10), encoding="utf-8")
+    builder = ProjectBuilder(description, out=io.StringIO(), err=io.StringIO())
+    assert builder.build().ok
+    every = builder.render_cache.rendered
+    template = str(builtin_dir("templates") / "primitive.html")
+    builder.build([template])
+    assert (builder.page_cache.built, builder.render_cache.rendered) == (0, every)
+    builder.build([str(description)])
+    assert builder.render_cache.rendered < every
+
+
+def test_caches_not_told_what_changed_refuse_to_be_used() -> None:
+    from mcpdesc_docs.model.primitives import PageCache
+    from mcpdesc_docs.spec.versions import SPEC_0_9_0_RC_3
+    from mcpdesc_docs.validation.document import Document
+    from mcpdesc_docs.validation.rule_cache import RuleCache
+    from mcpdesc_docs.validation.validator import run_rules
+
+    document = Document.build(read_yaml_data(tool_list(2), DEFAULT_LIMITS, "d"), SPEC_0_9_0_RC_3)  # type: ignore[arg-type]
+    with pytest.raises(RuntimeError, match="without being told what changed"):
+        run_rules(document, RuleCache())
+    with pytest.raises(RuntimeError, match="without being told what changed"):
+        PageCache().begin()

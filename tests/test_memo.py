@@ -12,7 +12,7 @@ import pytest
 
 from mcpdesc_docs.spec.versions import SPEC_0_9_0_RC_3
 from mcpdesc_docs.validation.document import Document, Replayed
-from mcpdesc_docs.validation.memo import ByObject, ByObjectAt
+from mcpdesc_docs.validation.memo import ByObject, ByObjectAt, Memos
 from mcpdesc_docs.validation.rules import elicitation, meta, results, tool_schemas
 from mcpdesc_docs.validation.validator import run_rules
 
@@ -132,18 +132,45 @@ def test_form_schemas_are_checked_again_only_when_they_change(monkeypatch: pytes
 
         monkeypatch.setattr(elicitation, name, counted)
     data = rich()
-    first = run_rules(Document.build(data, SPEC_0_9_0_RC_3))
+    memos = Memos()  # serve's build session holds one for all its rebuilds
+    first = run_rules(Document.build(data, SPEC_0_9_0_RC_3, memos))
     forms = len(checked)
     assert forms >= 2  # two checks of each form schema
     checked.clear()
-    assert run_rules(Document.build(data, SPEC_0_9_0_RC_3)) == first
+    assert run_rules(Document.build(data, SPEC_0_9_0_RC_3, memos)) == first
     assert checked == []  # the same schema objects: nothing checked again
     tools = data["tools"]
     index, tool = next(
         (i, t) for i, t in enumerate(tools) if any("requestedSchema" in e for e in t.get("elicitations", []))
     )
     edited = copy.deepcopy(tool)  # equal, but new objects: an edited tool as serve reads it
-    again = run_rules(Document.build({**data, "tools": [*tools[:index], edited, *tools[index + 1 :]]}, SPEC_0_9_0_RC_3))
+    edited_data = {**data, "tools": [*tools[:index], edited, *tools[index + 1 :]]}
+    again = run_rules(Document.build(edited_data, SPEC_0_9_0_RC_3, memos))
     assert again == first
     assert len(checked) >= 2
     assert all(pointer.startswith(f"/tools/{index}/") for pointer in checked)
+    # Without the session's memos a document keeps its own: nothing outlives it.
+    checked.clear()
+    assert run_rules(Document.build(data, SPEC_0_9_0_RC_3)) == first
+    assert len(checked) == forms
+
+
+def test_no_identity_memo_lives_at_module_level() -> None:
+    # A module-level memo would keep up to DEFAULT_LIMIT objects of past descriptions alive
+    # for the life of the process, owned by nobody (serve's build session owns them now).
+    import importlib
+    import pkgutil
+
+    import mcpdesc_docs
+
+    found = []
+    for info in pkgutil.walk_packages(mcpdesc_docs.__path__, "mcpdesc_docs."):
+        if info.name.endswith("__main__"):
+            continue  # running it is the command line
+        module = importlib.import_module(info.name)
+        found.extend(
+            f"{info.name}.{name}"
+            for name, value in vars(module).items()
+            if isinstance(value, ByObject | ByObjectAt | Memos)
+        )
+    assert found == []

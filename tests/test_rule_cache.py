@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 import io
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from mcpdesc_docs.devserver.project import ProjectBuilder
 from mcpdesc_docs.diagnostics import Diagnostic
 from mcpdesc_docs.errors import DescriptionError
 from mcpdesc_docs.kinds import BY_COLLECTION
+from mcpdesc_docs.source.changes import Snapshot, SourceChange
 from mcpdesc_docs.source.limits import LIMITS_RULE
 from mcpdesc_docs.source.load import read_source
 from mcpdesc_docs.spec.versions import SPEC_0_9_0_RC_3, Specification, detect
@@ -32,6 +33,21 @@ from .sites import SAMPLE, description_files
 
 COLLECTIONS = frozenset(BY_COLLECTION)
 Key = tuple[str, str, str | None, str, str, str | None, str | None]
+
+
+class ToldRuleCache(RuleCache):
+    """A rule cache told, before each run, what changed since the last (as serve's build
+    session tells it once per rebuild)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._last: Snapshot | None = None
+
+    def run(self, document: Document, rules: Iterable[Rule]) -> list[Diagnostic]:
+        snapshot = Snapshot.of(document.data)
+        self.advance(SourceChange.between(self._last, snapshot))
+        self._last = snapshot
+        return super().run(document, rules)
 
 
 def findings(diagnostics: list[Diagnostic]) -> list[Key]:
@@ -86,7 +102,7 @@ def test_every_local_rule_finds_in_each_primitive_alone_what_it_finds_in_the_who
 ) -> None:
     monkeypatch.setattr(rule_cache, "FEW_CHANGED", 10**6)  # however many primitives, each alone
     full = run_rules(Document.build(data, specification))
-    cache = RuleCache()
+    cache = ToldRuleCache()
     assert findings(run_rules(Document.build(data, specification), cache)) == findings(full)
     assert cache.checked_in_full
     again = with_new_primitives(data)
@@ -146,7 +162,7 @@ def edited(data: dict[str, Any], draw: st.DataObject) -> dict[str, Any]:
 @given(draw=st.data())
 def test_after_any_edits_the_kept_findings_are_those_of_a_full_run(draw: st.DataObject) -> None:
     _, data, specification = draw.draw(st.sampled_from(CACHED))
-    cache = RuleCache()
+    cache = ToldRuleCache()
     run_rules(Document.build(data, specification), cache)
     for _ in range(draw.draw(st.integers(1, 6))):
         data = edited(data, draw)
@@ -173,7 +189,7 @@ def tools(count: int, *, misspelt: int | None = None) -> dict[str, Any]:
 
 def test_an_edit_of_one_tool_checks_that_tool_alone() -> None:
     data = tools(200)
-    cache = RuleCache()
+    cache = ToldRuleCache()
     assert run_rules(Document.build(data, SPEC_0_9_0_RC_3), cache) == []
     tools_now = list(data["tools"])
     tools_now[57] = {**tools_now[57], "annotations": {"readOnlyHnt": True}}
@@ -192,7 +208,7 @@ def test_an_edit_of_one_tool_checks_that_tool_alone() -> None:
 
 def test_a_removed_primitive_takes_its_findings_with_it() -> None:
     data = tools(40, misspelt=39)
-    cache = RuleCache()
+    cache = ToldRuleCache()
     assert [d.path for d in run_rules(Document.build(data, SPEC_0_9_0_RC_3), cache)] == [
         "/tools/39/annotations/readOnlyHnt"
     ]
@@ -202,7 +218,7 @@ def test_a_removed_primitive_takes_its_findings_with_it() -> None:
 
 def test_a_changed_root_or_many_moved_primitives_check_everything() -> None:
     data = tools(200, misspelt=3)
-    cache = RuleCache()
+    cache = ToldRuleCache()
     first = run_rules(Document.build(data, SPEC_0_9_0_RC_3), cache)
     run_rules(Document.build({**data, "protocolVersions": ["2025-11-25"]}, SPEC_0_9_0_RC_3), cache)
     assert cache.checked_in_full  # an equal root, but new objects: nothing is known of it
@@ -218,7 +234,7 @@ def test_a_description_with_references_is_checked_in_full_each_time() -> None:
     assert isinstance(data, dict)
     specification = detect(data).specification
     assert specification is not None
-    cache = RuleCache()
+    cache = ToldRuleCache()
     for _ in range(2):
         run_rules(Document.build(data, specification), cache)
         assert (cache.checked_in_full, cache.checked_alone) == (True, 0)
@@ -241,7 +257,7 @@ def test_a_rule_that_crashes_on_an_edited_primitive_reports_as_a_full_run(monkey
 
     _counting_rule(monkeypatch, check)
     data = tools(40)
-    cache = RuleCache()
+    cache = ToldRuleCache()
     run_rules(Document.build(data, SPEC_0_9_0_RC_3), cache)
     changed = list(data["tools"])
     changed[10] = {**changed[10], "name": "boom"}
@@ -266,7 +282,7 @@ def test_a_rule_that_finds_too_many_after_an_edit_reports_as_a_full_run(monkeypa
     _counting_rule(monkeypatch, check)
     data = tools(40)
     data["tools"] = [{**tool, "description": "flagged"} if i < 5 else tool for i, tool in enumerate(data["tools"])]
-    cache = RuleCache()
+    cache = ToldRuleCache()
     assert len([d for d in run_rules(Document.build(data, SPEC_0_9_0_RC_3), cache) if d.rule == "test.local"]) == 5
     for flagged in (20, 21):  # the sixth finding stops the rule; the seventh is still stopped
         changed = list(data["tools"])
@@ -314,7 +330,7 @@ def test_views_hold_no_other_primitive() -> None:
     # the view's root has no primitive collections at all.
     data = tools(3)
     document = Document.build(data, SPEC_0_9_0_RC_3)
-    cache = RuleCache()
+    cache = ToldRuleCache()
     views = cache._views(document, tuple((k, v) for k, v in data.items() if k not in COLLECTIONS), document.primitives)
     for (pointer, view), primitive in zip(views, document.primitives, strict=True):
         assert pointer == primitive.pointer

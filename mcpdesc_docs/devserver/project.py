@@ -10,13 +10,10 @@ from ..config import Config, load_config
 from ..diagnostics import format_text, write_line, write_report
 from ..errors import ProjectError, UsageError
 from ..model.primitives import PageCache
-from ..pipeline import render_description
+from ..pipeline import BuildSession, render_description, validate_description
 from ..render.pages import RenderCache
 from ..resources import builtin_dir
-from ..source.incremental import IncrementalJson, IncrementalYaml, SameObjects
-from ..source.load import Readers
 from ..validation.rule_cache import RuleCache
-from ..validation.validator import validate_file
 from .builder import Rebuild
 from .watch import real_path
 
@@ -33,27 +30,20 @@ class ProjectBuilder:
         self.out = out
         self.err = err
         self._config: Config | None = None
-        self._render_cache = RenderCache()
-        self._page_cache = PageCache()
-        self._yaml, self._json = IncrementalYaml(), IncrementalJson()
-        """Re-parse only the edited item of the description, when they can."""
-        self._same = SameObjects()
-        """After a full parse (JSON, or a YAML edit outside one item), gives unchanged
-        values the objects of the last read, so their pages are reused."""
-        self._rule_cache = RuleCache()
-        """What local rules found in each primitive: only changed ones are checked again."""
+        self.session = BuildSession()
+        """What outlives a build: the incremental readers, the memos and every cache."""
 
     @property
     def page_cache(self) -> PageCache:
-        return self._page_cache
+        return self.session.page_cache
 
     @property
     def rule_cache(self) -> RuleCache:
-        return self._rule_cache
+        return self.session.rule_cache
 
     @property
     def render_cache(self) -> RenderCache:
-        return self._render_cache
+        return self.session.render_cache
 
     @property
     def config(self) -> Config | None:
@@ -61,21 +51,13 @@ class ProjectBuilder:
         return self._config
 
     def build(self, changed: Sequence[str] = ()) -> Rebuild:
-        if any(self._is_theme_file(path) for path in changed):
-            self._render_cache = RenderCache()  # a template or asset changed: render everything
+        theme_changed = any(self._is_theme_file(path) for path in changed)
         try:
             config = load_config(self.path)
             self._config = config
-            validation = validate_file(
-                config.description,
-                name=str(config.description),
-                limits=config.limits,
-                suppress=config.suppress,
-                readers=Readers(self._yaml.read, self._json.read),
-                same_objects=self._same_objects,
-                rule_cache=self._rule_cache,
-            )
-            outcome = render_description(config, validation, self._render_cache, self._page_cache)
+            self.session.begin(config, theme_changed=theme_changed)
+            validation = validate_description(config, self.session)
+            outcome = render_description(config, validation, self.session)
         except ProjectError as exc:
             self.err.write(format_text(exc.diagnostics))
             return Rebuild(None, tuple(exc.diagnostics))
@@ -90,12 +72,6 @@ class ProjectBuilder:
             # this the problems of an edit would show up only when serve exits.
             self.out.flush()
         return Rebuild(outcome.files, tuple(validation.diagnostics), pages=outcome.pages)
-
-    def _same_objects(self, data: object) -> object:
-        kept = self._same.keep(data)
-        self._yaml.adopt(data, kept)
-        self._json.adopt(data, kept)
-        return kept
 
     def _theme_roots(self) -> list[Path]:
         roots = [builtin_dir("templates"), builtin_dir("themes")]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..kinds import KIND_NAMES, KINDS
+from ..kinds import KIND_NAMES
+from ..source.changes import SourceChange, Staleness
 from ..validation.document import Primitive, as_list, as_object, strings
 from .components import resolve, schema_site
 from .context import BuildContext
@@ -154,47 +155,48 @@ def page_groups(context: BuildContext, kind: str) -> list[list[Primitive]]:
 
 
 class PageCache:
-    """The pages of the previous build, for ``serve``: a page is reused when its
-    declarations are the very objects it was built from (``IncrementalYaml`` keeps the
-    items an edit did not touch, and a full parse makes all of them anew), at the same
-    pointers and path, while everything outside the four collections is unchanged. Pages
-    whose schemas or examples name a component are always built: whether a use shows the
-    component or links to its first use depends on the pages before it."""
+    """The pages of the previous build, for ``serve``: a page is reused while its
+    declarations are unchanged (the same objects at the same pointers: ``IncrementalYaml``
+    keeps the items an edit did not touch, and ``SameObjects`` the values a full parse
+    found equal) and everything outside the four collections is unchanged. What changed
+    is worked out once per rebuild by the build session, which tells this cache
+    (``advance``), even for a rebuild that made no pages. Pages whose schemas or examples
+    name a component are always built: whether a use shows the component or links to its
+    first use depends on the pages before it."""
 
     def __init__(self) -> None:
-        self._outside: list[tuple[str, object]] = []
-        self._pages: dict[tuple[str, tuple[str, ...]], tuple[tuple[object, ...], Page]] = {}
+        self._pages: dict[tuple[str, tuple[str, ...]], Page] = {}
+        self._staleness = Staleness()
         self.built = 0
         """Pages built (not reused) by the last build, for tests and the bench."""
 
-    def begin(self, data: Mapping[str, Any]) -> None:
-        outside = [(key, value) for key, value in data.items() if key not in _COLLECTIONS]
-        same = len(outside) == len(self._outside) and all(
-            key == old_key and value is old_value
-            for (key, value), (old_key, old_value) in zip(outside, self._outside, strict=True)
-        )
-        if not same:
+    def advance(self, change: SourceChange) -> None:
+        self._staleness.add(change)
+
+    def begin(self) -> None:
+        staleness = self._staleness
+        staleness.check_told("the page cache")
+        if staleness.everything or staleness.root:
             self._pages = {}
-        self._outside = outside
+        else:
+            self._pages = {
+                key: page
+                for key, page in self._pages.items()
+                if not any(pointer in staleness.primitives for pointer in key[1])
+            }
+        staleness.caught_up()
         self.built = 0
 
     def get(self, path: str, members: list[Primitive]) -> Page | None:
-        found = self._pages.get((path, tuple(member.pointer for member in members)))
-        if found is None or len(found[0]) != len(members):
-            return None
-        sources, page = found
-        return page if all(source is member.data for source, member in zip(sources, members, strict=True)) else None
+        return self._pages.get((path, tuple(member.pointer for member in members)))
 
     def keep(self, path: str, members: list[Primitive], page: Page) -> None:
-        self._pages[(path, tuple(member.pointer for member in members))] = (tuple(m.data for m in members), page)
-
-
-_COLLECTIONS = frozenset(kind.collection for kind in KINDS)
+        self._pages[(path, tuple(member.pointer for member in members))] = page
 
 
 def build_pages(context: BuildContext, cache: PageCache | None = None) -> tuple[Page, ...]:
     if cache is not None:
-        cache.begin(context.data)
+        cache.begin()
     pages: list[Page] = []
     for kind in KIND_NAMES:
         paths = primitive_pages(kind)

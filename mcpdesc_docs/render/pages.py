@@ -23,6 +23,7 @@ from ..model.navigation import Navigation, NavKindView
 from ..model.schema_tree import group_rows
 from ..model.site import Page, Scope, Site, Tag, label
 from ..rule_docs import RuleDoc
+from ..source.changes import SourceChange
 from .data_text import ItemTexts
 from .highlight import highlight
 from .markdown import render_inline, render_markdown
@@ -256,6 +257,13 @@ class RenderCache:
     """What ``page_fragments`` showed in the last build (see ``PageFragments``)."""
     fragments_rendered: int = 0
     """Fragments rendered (not reused) by the last build."""
+
+    def advance(self, change: SourceChange) -> None:
+        """What changed, as the build session worked it out: a template or theme file (or
+        another config, or a first read) makes everything rendered stale; the description's
+        own changes show in the page models, which are compared as they are rendered."""
+        if change.theme or change.everything:
+            self.skeleton, self.pages, self.fragments = None, {}, {}
 
 
 FragmentKey = tuple[str, str, int]

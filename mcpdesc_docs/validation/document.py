@@ -15,6 +15,7 @@ from ..spec.versions import Specification
 from .budget import Budget
 from .findings import Finding
 from .json_schema import Compiled, InstanceCheck, check_instance, compile_schema
+from .memo import Memos
 from .references import References, Resolved, resolve_references
 
 JsonObject = Mapping[str, Any]
@@ -144,14 +145,16 @@ class Document:
     references: References = field(default_factory=lambda: References({}))
     """What every ``$componentRef`` stands for, resolved before any rule runs
     (references.py); ``build`` makes it."""
-    _compiled: dict[int, tuple[object, Compiled]] = field(default_factory=dict)
+    memos: Memos = field(default_factory=Memos)
+    """Results rules work out from parts of the data, kept by the part's identity: the
+    document's own, or for ``serve`` its build session's, shared by all its rebuilds."""
     _budget: Budget | None = None
     _walks: dict[tuple[Callable[..., Iterator[Any]], tuple[str, ...]], Replayed[Any]] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, data: JsonObject, specification: Specification) -> Document:
+    def build(cls, data: JsonObject, specification: Specification, memos: Memos | None = None) -> Document:
         root_scope = tuple(s for s in strings(data.get("protocolVersions")) if s in REVISIONS)
-        document = cls(data, specification, root_scope)
+        document = cls(data, specification, root_scope, memos=memos if memos is not None else Memos())
         for kind in KINDS:
             # The collections' names and "elicitations" hold no "~" or "/" to escape, so the
             # pointers are written out directly (jp.join's escaping, 15,000 times at N=5,000).
@@ -187,7 +190,7 @@ class Document:
             [primitive],
             elicitations,
             references=self.references,
-            _compiled=self._compiled,
+            memos=self.memos,
         )
 
     def walked_once(self, walk: Callable[..., Iterator[Item]], *arguments: str) -> Iterable[Item]:
@@ -236,13 +239,8 @@ class Document:
     def compiled_schema(self, schema: object) -> Compiled:
         """A schema of this document, compiled once per object: one tool's schema checks
         every example of the tool, and compiling is keyed by the schema's text, which would
-        otherwise be written out again for each example. The object is kept with the
-        result, so its id cannot be reused by another while the entry exists."""
-        entry = self._compiled.get(id(schema))
-        if entry is None or entry[0] is not schema:
-            entry = (schema, compile_schema(schema))
-            self._compiled[id(schema)] = entry
-        return entry[1]
+        otherwise be written out again for each example."""
+        return self.memos.by_object(compile_schema)(schema)
 
     def check_instance(self, schema: object, instance: object) -> InstanceCheck:
         """``instance`` checked against ``schema`` (a schema of this document), within the budget."""

@@ -25,7 +25,6 @@ from referencing import Registry
 from ..source import pointer as jp
 from .budget import OVER_BUDGET, Budget, OutOfWork, stack_headroom
 from .linear_regex import is_regex
-from .memo import ByObject
 from .schema_keywords import evaluating, linear_dialect
 
 Dialect = type[Draft202012Validator] | type[Draft7Validator]
@@ -235,22 +234,15 @@ def _compile(text: str) -> Compiled:
 
 
 def compile_schema(schema: object) -> Compiled:
-    """The schema compiled, once per distinct schema text, and remembered for the schema
-    object (writing out the text is most of the cost of finding a compiled schema, and
-    ``serve`` hands unchanged schemas over as the same objects)."""
-    return _compiled_by_object(schema)
-
-
-def _compile_schema(schema: object) -> Compiled:
+    """The schema compiled, once per distinct schema text. Writing out the text is most of
+    the cost of finding a compiled schema, so callers keep the result by schema object
+    (``Document.compiled_schema``)."""
     with stack_headroom():
         try:
             return _compile(json.dumps(schema, sort_keys=True, ensure_ascii=False))
         except RecursionError:
             # The meta-schema check recurses about ten frames per level of the schema.
             return Compiled(None, unchecked=TOO_DEEP, external_refs=tuple(sorted(external_refs(schema))))
-
-
-_compiled_by_object: ByObject[Compiled] = ByObject(_compile_schema)
 
 
 def check_instance(compiled: Compiled, instance: Any, budget: Budget) -> InstanceCheck:

@@ -1,5 +1,9 @@
 """Results worked out from parts of a description, kept by the part's identity.
 
+No memo lives at module level: each belongs to a ``Memos`` owned by whoever checks, one per
+document for ``validate`` and ``build``, and one for all rebuilds in ``serve`` (its build
+session), so that nothing a description held is kept alive by the process itself.
+
 A description's data is never changed in place once read, so a result computed from a
 value holds for as long as that very object is around. ``serve`` gives unchanged values
 the objects of the previous read (``source.incremental``), so results kept this way carry
@@ -9,7 +13,7 @@ over from one rebuild to the next without comparing or re-serialising anything.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 Result = TypeVar("Result")
 
@@ -64,4 +68,33 @@ class ByObjectAt(Generic[Result]):
         return len(self._entries)
 
 
-__all__ = ["ByObject", "ByObjectAt"]
+class Memos:
+    """The identity memos of one owner, one per computation (the function that computes the
+    result, or for ``ByObjectAt`` the check that the caller runs): a rule asks its
+    document's ``memos`` for its memo instead of keeping one in its module."""
+
+    def __init__(self, limit: int = DEFAULT_LIMIT) -> None:
+        self._limit = limit
+        self._by_object: dict[Callable[[object], object], ByObject[object]] = {}
+        self._by_object_at: dict[Hashable, ByObjectAt[Any]] = {}
+
+    def by_object(self, compute: Callable[[object], Result]) -> ByObject[Result]:
+        memo = self._by_object.get(compute)
+        if memo is None:
+            memo = self._by_object[compute] = ByObject(compute, self._limit)
+        return memo  # type: ignore[return-value]  # keyed by ``compute``, so of its result type
+
+    def by_object_at(self, computation: Hashable) -> ByObjectAt[Any]:
+        """The memo for ``computation`` (the check whose results it keeps); the caller
+        names the result type."""
+        memo = self._by_object_at.get(computation)
+        if memo is None:
+            memo = self._by_object_at[computation] = ByObjectAt(self._limit)
+        return memo
+
+    def __len__(self) -> int:
+        """Entries held in all (for tests)."""
+        return sum(map(len, self._by_object.values())) + sum(map(len, self._by_object_at.values()))
+
+
+__all__ = ["ByObject", "ByObjectAt", "Memos"]

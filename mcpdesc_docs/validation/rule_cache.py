@@ -4,17 +4,17 @@ rebuilds, so that an edit checks again only the primitives it changed.
 A rule registered with ``local=True`` (registry.Rule.local) finds two kinds of things: some
 about the root (transports, capabilities, security schemes, tags: every member but the four
 primitive collections), and some about one primitive, located under its pointer, which
-depend on that primitive and the root alone. So when the root is the same objects as last
-time (``serve`` hands unchanged values over as the very objects of the last read), the
-findings about a primitive whose data is the same object, at the same pointer, are those
-of last time (its scope is its own, or the root's); only a changed primitive is checked
-again, alone (``Document.alone``), with the other findings taken from what was kept.
+depend on that primitive and the root alone. So while the root is unchanged, the findings
+about a primitive that is unchanged (the same object at the same pointer: ``serve`` hands
+unchanged values over as the very objects of the last read) are those of last time; only a
+changed primitive is checked again, alone (``Document.alone``), with the other findings
+taken from what was kept. What changed is not worked out here: the build session computes
+it once per rebuild (``source.changes``) and tells every cache (``advance``).
 
-This holds only while no primitive holds a ``$componentRef``: references are resolved once
-per document, in the order the rules ask, and what a reference cycle is reported against
-depends on that order; a shared component's form schema is also reported once for all
-the primitives using it. Descriptions with references are checked in full on every
-rebuild, as ``build`` checks them.
+This holds only while no primitive holds a ``$componentRef``: a shared component's form
+schema is reported once for all the primitives using it, and a reference cycle once for
+the whole cycle, so a finding is not the affair of one primitive. Descriptions with
+references are checked in full on every rebuild, as ``build`` checks them.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
 from ..kinds import BY_COLLECTION
-from .document import Document, Elicitation, JsonObject, Primitive
+from ..source.changes import RootMembers, SourceChange, Staleness
+from .document import Document, Elicitation, Primitive
 from .findings import INTERNAL_ERROR, MAX_FINDINGS, TOO_MANY_FINDINGS
 from .memo import ByObject
 from .references import COMPONENT_REF
@@ -40,8 +41,6 @@ CHANGED_SHARE = 8
 """Beyond FEW_CHANGED, more than one primitive in CHANGED_SHARE changed (an item inserted
 near the top moves every pointer after it) is checked in full: checking each alone costs
 more per primitive than one pass over them all."""
-
-RootMembers = tuple[tuple[str, object], ...]
 
 
 def _holds_reference(value: object) -> bool:
@@ -102,57 +101,55 @@ def _split(found: list[Diagnostic], pointers: Container[str]) -> _Kept | None:
 
 
 class RuleCache:
-    """What the local rules found in the last description ``serve`` checked, and what it
-    was found in. ``run`` gives the findings of every rule, as a full run would."""
+    """What the local rules found in the last description ``serve`` checked. ``run`` gives
+    the findings of every rule, as a full run would; ``advance`` must tell it, before each
+    run, what changed since the last."""
 
     def __init__(self) -> None:
-        self._root: RootMembers | None = None
-        """The root members the kept findings were found with (None: nothing kept). The
-        same members give the same format (``mcpdesc``, ``$schema``) and root scope."""
-        self._seen: dict[str, JsonObject] = {}
-        """Primitive pointer -> the data the kept findings are of. (Its effective scope is
-        its own, in the data, or the root's.)"""
+        self._pointers: set[str] | None = None
+        """The pointers of the primitives the kept findings are of (None: nothing kept)."""
         self._kept: dict[str, _Kept] = {}
         self._references = ByObject(_holds_reference)
+        self._staleness = Staleness()
         self.checked_alone = 0
         """Primitives the last run checked alone (for tests: an edit of one tool checks one)."""
         self.checked_in_full = False
         """Whether the last run checked the whole description."""
 
+    def advance(self, change: SourceChange) -> None:
+        self._staleness.add(change)
+
     def run(self, document: Document, rules: Iterable[Rule]) -> list[Diagnostic]:
-        rules = list(rules)
-        root: RootMembers = tuple((key, value) for key, value in document.data.items() if key not in BY_COLLECTION)
+        staleness = self._staleness
+        staleness.check_told("the rule cache")
+        try:
+            return self._run(document, list(rules), staleness)
+        finally:
+            staleness.caught_up()
+
+    def _run(self, document: Document, rules: list[Rule], staleness: Staleness) -> list[Diagnostic]:
         self.checked_alone, self.checked_in_full = 0, True
         if any(self._references(primitive.data) for primitive in document.primitives):
             self._forget()
             return findings_of(rules, document)
-        if not self._same_root(root):
+        if self._pointers is None or staleness.everything or staleness.root:
             # A reference outside the components (a transport's security, say) is resolved by
             # the rules too. Looked for only when the root changed.
+            root: RootMembers = tuple((k, v) for k, v in document.data.items() if k not in BY_COLLECTION)
             if any(_holds_reference(value) for key, value in root if key != "components"):
                 self._forget()
                 return findings_of(rules, document)
-            return self._run_and_keep(document, rules, root)
-        changed = [primitive for primitive in document.primitives if not self._unchanged(primitive)]
+            return self._run_and_keep(document, rules)
+        changed = [primitive for primitive in document.primitives if primitive.pointer in staleness.primitives]
         if len(changed) > max(FEW_CHANGED, len(document.primitives) // CHANGED_SHARE):
-            return self._run_and_keep(document, rules, root)
+            return self._run_and_keep(document, rules)
         self.checked_alone, self.checked_in_full = len(changed), False
-        return self._run_changed(document, rules, root, changed)
+        return self._run_changed(document, rules, changed, self._pointers)
 
     def _forget(self) -> None:
-        self._root = None
-        self._seen, self._kept = {}, {}
+        self._pointers, self._kept = None, {}
 
-    def _same_root(self, root: RootMembers) -> bool:
-        kept = self._root
-        if kept is None or len(kept) != len(root):
-            return False
-        return all(a[0] == b[0] and a[1] is b[1] for a, b in zip(kept, root, strict=True))
-
-    def _unchanged(self, primitive: Primitive) -> bool:
-        return self._seen.get(primitive.pointer) is primitive.data
-
-    def _run_and_keep(self, document: Document, rules: list[Rule], root: RootMembers) -> list[Diagnostic]:
+    def _run_and_keep(self, document: Document, rules: list[Rule]) -> list[Diagnostic]:
         pointers = {primitive.pointer for primitive in document.primitives}
         found: list[Diagnostic] = []
         self._kept = {}
@@ -161,8 +158,7 @@ class RuleCache:
             found.extend(result)
             if registered.local:
                 self._keep(registered.id, result, pointers)
-        self._seen = {primitive.pointer: primitive.data for primitive in document.primitives}
-        self._root = root
+        self._pointers = pointers
         return found
 
     def _keep(self, rule_id: str, found: list[Diagnostic], pointers: Container[str]) -> None:
@@ -173,10 +169,11 @@ class RuleCache:
             self._kept[rule_id] = kept
 
     def _run_changed(
-        self, document: Document, rules: list[Rule], root: RootMembers, changed: list[Primitive]
+        self, document: Document, rules: list[Rule], changed: list[Primitive], before: set[str]
     ) -> list[Diagnostic]:
         current = {primitive.pointer for primitive in document.primitives}
-        removed = [pointer for pointer in self._seen if pointer not in current]
+        removed = [pointer for pointer in before if pointer not in current]
+        root: RootMembers = tuple((k, v) for k, v in document.data.items() if k not in BY_COLLECTION)
         views = self._views(document, root, changed)
         found: list[Diagnostic] = []
         for registered in rules:
@@ -189,10 +186,7 @@ class RuleCache:
             found.extend(result)
             if registered.local:
                 self._keep(registered.id, result, current)
-        for pointer in removed:
-            del self._seen[pointer]
-        for primitive in changed:
-            self._seen[primitive.pointer] = primitive.data
+        self._pointers = current
         return found
 
     @staticmethod

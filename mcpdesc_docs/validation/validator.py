@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from ..diagnostics import Diagnostic, count, error
 from ..errors import DescriptionError
@@ -15,9 +15,28 @@ from ..source.positions import PROFILE_RULE as YAML_PROFILE_RULE
 from ..source.positions import SYNTAX_RULE
 from ..spec.versions import Specification, detect
 from .document import Document
+from .memo import Memos
 from .registry import findings_of, load_rules, rules_for
 from .rule_cache import RuleCache
 from .structural import STRUCTURAL_RULES, legacy_rule_id, validate_structure
+
+
+class CheckSession(Protocol):
+    """What a build session (``serve``'s, held for all its rebuilds) lends this stage: the
+    readers that re-parse only an edited item, the hand-over of unchanged values as the
+    objects of the last read (which also works out, once, what changed), the findings of
+    the local rules kept per primitive, and the rules' identity memos."""
+
+    @property
+    def readers(self) -> Readers: ...
+
+    @property
+    def rule_cache(self) -> RuleCache: ...
+
+    @property
+    def memos(self) -> Memos: ...
+
+    def same_objects(self, data: object) -> object: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,16 +101,16 @@ def run_rules(document: Document, kept: RuleCache | None = None) -> list[Diagnos
     return found
 
 
-def check_document(data: object, rule_cache: RuleCache | None = None) -> DocumentCheck:
-    """Validate already-loaded data (``rule_cache``: serve's, see rule_cache.py)."""
+def check_document(data: object, session: CheckSession | None = None) -> DocumentCheck:
+    """Validate already-loaded data (``session``: serve's, see ``CheckSession``)."""
     detection = detect(data)
     diagnostics = list(detection.diagnostics)
     spec = detection.specification
     if spec is None or not isinstance(data, dict):
         return DocumentCheck(spec, diagnostics, None)
     diagnostics.extend(validate_structure(data, spec))
-    document = Document.build(data, spec)
-    diagnostics.extend(run_rules(document, rule_cache))
+    document = Document.build(data, spec, session.memos if session is not None else None)
+    diagnostics.extend(run_rules(document, session.rule_cache if session is not None else None))
     return DocumentCheck(spec, _unique(diagnostics), document)
 
 
@@ -124,7 +143,7 @@ def validate_source(
     limits: Limits = DEFAULT_LIMITS,
     *,
     suppress: tuple[str, ...] = (),
-    rule_cache: RuleCache | None = None,
+    session: CheckSession | None = None,
 ) -> ValidationResult:
     """Validate loaded data; warnings of the rules ``suppress`` names (see :func:`suppresses`) are left out."""
     too_many = _too_many_primitives(source.data, limits)
@@ -132,7 +151,7 @@ def validate_source(
         return ValidationResult(
             source.name, detect(source.data).specification, [source.place(too_many)], text=source.text
         )
-    check = check_document(source.data, rule_cache)
+    check = check_document(source.data, session)
     silenced = [d for d in check.diagnostics if d.is_error or not any(suppresses(e, d.rule) for e in suppress)]
     placed = sorted((source.place(d) for d in silenced), key=Diagnostic.sort_key)
     checked = (
@@ -149,23 +168,19 @@ def validate_file(
     name: str | None = None,
     limits: Limits = DEFAULT_LIMITS,
     suppress: tuple[str, ...] = (),
-    readers: Readers = FULL_READERS,
-    same_objects: Callable[[object], object] | None = None,
-    rule_cache: RuleCache | None = None,
+    session: CheckSession | None = None,
 ) -> ValidationResult:
     """Load and validate one description file. Raises UsageError for I/O problems.
-    ``serve`` passes its incremental ``readers`` and ``same_objects``, which may swap
-    unchanged values of the data read for the equal objects of an earlier read, and its
-    ``rule_cache``, which keeps what local rules found in the values that did not change."""
+    ``serve`` passes its build ``session`` (see ``CheckSession``)."""
     display = name or str(path)
     try:
-        source = read_source(path, limits=limits, name=display, readers=readers)
-        if same_objects is not None:
-            source.data = same_objects(source.data)
+        source = read_source(path, limits=limits, name=display, readers=session.readers if session else FULL_READERS)
+        if session is not None:
+            source.data = session.same_objects(source.data)
     except DescriptionError as exc:
         # Loading stops at its first problem, always an error: there is nothing to suppress.
         return ValidationResult(display, None, sorted(exc.diagnostics, key=Diagnostic.sort_key), text=exc.text)
-    return validate_source(source, limits, suppress=suppress, rule_cache=rule_cache)
+    return validate_source(source, limits, suppress=suppress, session=session)
 
 
 def suppresses(entry: str, rule_id: str) -> bool:

@@ -378,14 +378,14 @@ def _check_items(form: _FormSchema, name: str, items: object, at: str) -> Iterat
 
 
 FormCheck = Callable[[_FormSchema], Iterator[Finding]]
-_MEMBER_FINDINGS: ByObjectAt[tuple[Finding, ...]] = ByObjectAt()
-_CONSISTENCY_FINDINGS: ByObjectAt[tuple[Finding, ...]] = ByObjectAt()
 
 
-def _found_in(form: _FormSchema, memo: ByObjectAt[tuple[Finding, ...]], check: FormCheck) -> tuple[Finding, ...]:
+def _found_in(document: Document, form: _FormSchema, check: FormCheck) -> tuple[Finding, ...]:
     """What ``check`` finds in one form schema, which depends on nothing but the schema, its
-    pointer and its context: kept by schema object, so that ``serve`` checks again only
-    the schemas an edit changed. At most MAX_FINDINGS + 1 are kept (the rule stops there)."""
+    pointer and its context: kept by schema object in the document's memos (``serve``'s
+    last for all its rebuilds), so that ``serve`` checks again only the schemas an edit
+    changed. At most MAX_FINDINGS + 1 are kept (the rule stops there)."""
+    memo: ByObjectAt[tuple[Finding, ...]] = document.memos.by_object_at(check)
     return memo.get(form.schema, (form.pointer, form.context()), lambda: tuple(islice(check(form), MAX_FINDINGS + 1)))
 
 
@@ -464,7 +464,7 @@ def form_schema_members(document: Document) -> Iterator[Finding]:
         if form.pointer in checked:
             continue  # a shared component is reported once, where it lives
         checked.add(form.pointer)
-        yield from _found_in(form, _MEMBER_FINDINGS, _member_findings)
+        yield from _found_in(document, form, _member_findings)
 
 
 @rule(
@@ -614,7 +614,7 @@ def form_schema_consistency(document: Document) -> Iterator[Finding]:
         if form.pointer in checked:
             continue
         checked.add(form.pointer)
-        yield from _found_in(form, _CONSISTENCY_FINDINGS, _consistency_findings)
+        yield from _found_in(document, form, _consistency_findings)
 
 
 def _consistency_findings(form: _FormSchema) -> Iterator[Finding]:

@@ -13,7 +13,6 @@ from ...source import pointer as jp
 from ...spec.revisions import before, describe, outside
 from ..document import Document, Primitive
 from ..findings import Finding
-from ..memo import ByObject
 from ..registry import rule
 from ..rule_ids import TOOL_SCHEMA_VALID
 
@@ -331,14 +330,13 @@ def _header_paths(schema: object) -> list[tuple[_Path, Mapping[str, Any], bool]]
     return found
 
 
-_header_paths_of = ByObject(_header_paths)
-"""Walking every node of every tool schema is most of the rule's work; a schema object is
-walked once (``serve`` rebuilds hand unchanged schemas over as the same objects)."""
-
-
-def _header_sites(schema: object, pointer: str) -> list[tuple[str, Mapping[str, Any], bool]]:
-    """(pointer, schema object, reachable through properties only) for every object carrying x-mcp-header."""
-    return [(_pointer(pointer, at), holder, reachable) for at, holder, reachable in _header_paths_of(schema)]
+def _header_sites(document: Document, schema: object, pointer: str) -> list[tuple[str, Mapping[str, Any], bool]]:
+    """(pointer, schema object, reachable through properties only) for every object carrying
+    x-mcp-header. Walking every node of every tool schema is most of the rule's work; a
+    schema object is walked once (in the document's memos: ``serve`` rebuilds hand
+    unchanged schemas over as the same objects)."""
+    paths = document.memos.by_object(_header_paths)(schema)
+    return [(_pointer(pointer, at), holder, reachable) for at, holder, reachable in paths]
 
 
 @rule(
@@ -390,7 +388,7 @@ def mcp_header(document: Document) -> Iterator[Finding]:
     walked: dict[str, list[tuple[str, Mapping[str, Any], bool]]] = {}
     for tool, member, pointer, schema in tool_schemas(document):
         if pointer not in walked:
-            walked[pointer] = _header_sites(schema, pointer)
+            walked[pointer] = _header_sites(document, schema, pointer)
         seen: dict[str, str] = {}
         for at, holder, reachable in walked[pointer]:
             value = holder["x-mcp-header"]
