@@ -124,9 +124,23 @@ def _parser() -> argparse.ArgumentParser:
         "--markdown", action="store_true", help="write the whole rule reference as Markdown (docs/rules.md)"
     )
 
+    _add_diff(commands)
+
     new = commands.add_parser("new", help="create a documentation project with a GitHub Pages workflow")
     new.add_argument("directory", metavar="DIR", help="a new or empty directory")
     return parser
+
+
+def _add_diff(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    diff = commands.add_parser("diff", help="what changed between two descriptions, breaking or not")
+    diff.add_argument("old", metavar="OLD", help="the earlier description: a file, or git:REF:PATH")
+    diff.add_argument("new", metavar="NEW", help="the later description: a file, or git:REF:PATH")
+    diff.add_argument("--format", dest="output_format", choices=["text", "json", "markdown", "github"], default="text")
+    diff.add_argument(
+        "--fail-on",
+        choices=["breaking", "any"],
+        help="exit 1 when there is a breaking change (or any change at all)",
+    )
 
 
 def _silence_stdout() -> None:
@@ -221,6 +235,14 @@ def _rules(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return rules.run(options.rule_id, as_markdown=options.markdown, out=out)
 
 
+def _diff(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .commands import diff
+
+    return diff.run(
+        options.old, options.new, output_format=options.output_format, fail_on=options.fail_on, out=out, err=err
+    )
+
+
 def _new(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .commands import new
 
@@ -237,6 +259,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO], int]] = {
     "migrate": _migrate,
     "describe": _describe,
     "rules": _rules,
+    "diff": _diff,
     "new": _new,
 }
 

@@ -399,3 +399,10 @@ def write_report(
     else:
         out.write(format_text(diagnostics, text, file))
         out.write(summary_line(diagnostics, file, specification))
+
+
+def github_command(command: str, properties: Sequence[tuple[str, str]], message: str) -> str:
+    """One GitHub Actions workflow command line (``::error file=...::message``), every part
+    escaped: for reports other than diagnostics (``diff``)."""
+    props = ",".join(f"{name}={_github_escape(value, property_value=True)}" for name, value in properties)
+    return f"::{command} {props}::{_github_escape(message, property_value=False)}"

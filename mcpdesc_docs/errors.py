@@ -15,7 +15,8 @@ class ExitCode(enum.IntEnum):
     OK = 0
     """Success; warnings allowed."""
     INVALID = 1
-    """The description is invalid: any error, or any warning under ``--strict``."""
+    """The description is invalid: any error, or any warning under ``--strict``; for
+    ``diff --fail-on``, a change of the level asked for."""
     USAGE = 2
     """Usage, configuration, I/O, theme or internal problem."""
     INTERRUPTED = 130

@@ -18,14 +18,14 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("spec",),
     ("validation",),
     ("config",),
-    ("model",),
+    ("model", "diff"),
     ("render",),
     ("output", "pipeline"),
     ("devserver", "publish", "describe"),
     ("commands",),
     ("cli", "__main__"),
 )
-STAGE_PACKAGES = {"source", "spec", "validation", "model", "render", "devserver", "publish", "describe"}
+STAGE_PACKAGES = {"source", "spec", "validation", "model", "diff", "render", "devserver", "publish", "describe"}
 MAX_CLASS_LINES = 300
 MAX_FUNCTION_LINES = 120
 
