@@ -374,7 +374,7 @@ def test_a_side_from_git_history(tmp_path: Path) -> None:
     def git(*args: str) -> None:
         subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
 
-    git("init", "-q")
+    git("init", "-q", "-b", "main")
     git("config", "user.email", "t@example.com")
     git("config", "user.name", "t")
     description = _write(tmp_path / "server.mcpdesc.json", SAMPLE_DATA)
@@ -383,26 +383,41 @@ def test_a_side_from_git_history(tmp_path: Path) -> None:
     edited = copy.deepcopy(SAMPLE_DATA)
     remove_tool(edited)
     _write(description, edited)
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mcpdesc_docs",
-            "diff",
-            "git:HEAD:server.mcpdesc.json",
-            "server.mcpdesc.json",
-            "--format",
-            "json",
-        ],
-        cwd=tmp_path,
+    git("commit", "-qam", "second")
+    _write(description, SAMPLE_DATA)  # the working copy as it was in the first commit
+    # HEAD removed a tool; the working copy brought it back.
+    assert [c["code"] for c in _diff_json(tmp_path, "git:HEAD:server.mcpdesc.json", "server.mcpdesc.json")] == [
+        "tool-added"
+    ]
+    assert [
+        c["code"] for c in _diff_json(tmp_path, "git:HEAD~1:server.mcpdesc.json", "git:HEAD:server.mcpdesc.json")
+    ] == ["tool-removed"]
+    assert _diff_json(tmp_path, "git:main^:./server.mcpdesc.json", "server.mcpdesc.json") == []
+    for wrong, why in (
+        ("git:HEAD:nothing.yaml", "no file 'nothing.yaml' at 'HEAD'"),
+        ("git:nobranch:server.mcpdesc.json", "no commit 'nobranch'"),
+        ("git:HEAD~5:server.mcpdesc.json", "goes back past the first commit"),
+        ("git:HEAD", "write git:REF:PATH"),
+        ("git:HEAD:../../etc/passwd", "outside the repository"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "mcpdesc_docs", "diff", wrong, "server.mcpdesc.json"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 2, wrong
+        assert why in done.stderr, (wrong, done.stderr)
+
+
+def _diff_json(cwd: Path, old: str, new: str) -> list[dict[str, Any]]:
+    done = subprocess.run(
+        [sys.executable, "-m", "mcpdesc_docs", "diff", old, new, "--format", "json"],
+        cwd=cwd,
         capture_output=True,
         text=True,
         check=False,
     )
-    assert out.returncode == 0, out.stderr
-    report = json.loads(out.stdout)
-    assert report["old"] == "git:HEAD:server.mcpdesc.json"
-    assert [c["code"] for c in report["changes"]] == ["tool-removed"]
-    missing = run("diff", "git:HEAD:nothing.yaml", str(description))
-    assert missing[0] == 2
-    assert run("diff", "git:--output=x:y", str(description))[0] == 2
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)["changes"]  # type: ignore[no-any-return]
