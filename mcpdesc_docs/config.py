@@ -73,6 +73,9 @@ class Config:
     """Bounds on the description (size, depth, values, string length, primitives)."""
     suppress: tuple[str, ...] = ()
     """Rule ids, or dotted prefixes of them, whose warnings are not reported (errors always are)."""
+    previous: str | None = None
+    """The description to list changes since (``changes.html``): a file (made relative to
+    the config's directory here), or ``git:REF:PATH``, read from the project's repository."""
 
     @property
     def project_dir(self) -> Path:
@@ -211,6 +214,18 @@ def _cname(value: object, at: str, base: Path, problems: _Problems) -> str | Non
     return text
 
 
+def _previous(value: object, at: str, base: Path, problems: _Problems) -> str | None:
+    text = _string(value, at, base, problems)
+    if text is None:
+        return None
+    if text.startswith("git:"):
+        if text.count(":") < 2 or text.split(":", 2)[1] == "" or text.split(":", 2)[2] == "":
+            problems.add(at, "'previous' must be a file or git:REF:PATH (such as git:v1.2.0:server.mcpdesc.yaml)")
+            return None
+        return text
+    return str(base / text)
+
+
 def _relative_files(value: object, at: str, base: Path, problems: _Problems) -> tuple[str, ...] | None:
     if not isinstance(value, list):
         problems.add(at, "'extra_css' must be a list of paths relative to the config file")
@@ -326,4 +341,5 @@ _READERS: dict[str, _Reader] = {
     "cname": _cname,
     "limits": _limits,
     "suppress": _suppress,
+    "previous": _previous,
 }

@@ -25,8 +25,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .config import Config
+from .diff.changes import compare
+from .diff.load import read_side
+from .diff.view import view_of
 from .model.builder import build_site
+from .model.changelog import ChangeLog, build_changelog
 from .model.primitives import PageCache
+from .model.site import Site
 from .model.urls import slugify
 from .render.data_text import ItemTexts, json_text, yaml_download_text
 from .render.pages import Download, RenderCache, Sink, render_site
@@ -34,6 +39,7 @@ from .render.theme import load_theme
 from .source.changes import EVERYTHING, Snapshot, SourceChange
 from .source.incremental import IncrementalJson, IncrementalYaml, SameObjects
 from .source.load import Readers, Source
+from .validation.document import Document
 from .validation.memo import Memos
 from .validation.rule_cache import RuleCache
 from .validation.validator import ValidationResult, validate_file
@@ -97,6 +103,14 @@ class BuildSession:
         self.page_cache.advance(change)
         self.render_cache.advance(change)
         return kept
+
+
+def changelog_since(config: Config, document: Document, site: Site) -> ChangeLog:
+    """What changed since the previous description the config names (read afresh on every
+    build: it is small, and a ``git:`` one may move with its branch)."""
+    previous = read_side(config.previous or "", config.limits, cwd=config.project_dir)
+    changes, _ = compare(previous.view, view_of(document))
+    return build_changelog(changes, site.pages, previous.version or previous.name, previous.name)
 
 
 def description_downloads(source: Source, items: ItemTexts | None = None) -> tuple[Download, ...]:
@@ -168,6 +182,8 @@ def render_description(
     if checked is None:
         return BuildOutcome(validation, None)
     site = build_site(checked.document, session.page_cache if session is not None else None)
+    if config.previous is not None:
+        site = replace(site, changelog=changelog_since(config, checked.document, site))
     if modelled is not None:
         modelled()
     files: dict[str, bytes] = {}

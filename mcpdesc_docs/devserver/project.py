@@ -96,6 +96,8 @@ class ProjectBuilder:
         if config.config_file is not None:
             paths.append(config.config_file)
         paths.append(config.description)
+        if config.previous is not None and not config.previous.startswith("git:"):
+            paths.append(Path(config.previous))
         paths.extend(config.project_dir / css for css in config.extra_css)
         if config.theme.custom_dir is not None:
             paths.append(config.theme.custom_dir)

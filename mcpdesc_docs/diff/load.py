@@ -36,17 +36,18 @@ def _format_of(path: str) -> Format | None:
     return "json" if suffix == ".json" else "yaml" if suffix in {".yaml", ".yml"} else None
 
 
-def _from_git(spec: str, limits: Limits) -> tuple[Source, str]:
-    raw, path = read_from_history(spec, limits.max_bytes)
+def _from_git(spec: str, limits: Limits, cwd: Path | None) -> tuple[Source, str]:
+    raw, path = read_from_history(spec, limits.max_bytes, cwd)
     return parse_bytes(raw, spec, fmt=_format_of(path), limits=limits), path
 
 
-def read_side(spec: str, limits: Limits = DEFAULT_LIMITS) -> Side:
+def read_side(spec: str, limits: Limits = DEFAULT_LIMITS, cwd: Path | None = None) -> Side:
     """One side, read and validated. UsageError when it cannot be read; ProjectError (with
-    located diagnostics) when it is not a valid description."""
+    located diagnostics) when it is no description of a known format. ``cwd``: where a
+    ``git:`` side's repository is looked for (default: the current directory)."""
     try:
         if spec.startswith(GIT_PREFIX):
-            source, file = _from_git(spec, limits)
+            source, file = _from_git(spec, limits, cwd)
         else:
             source, file = read_source(Path(spec), limits=limits, name=spec), spec
     except DescriptionError as exc:

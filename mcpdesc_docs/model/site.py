@@ -12,6 +12,7 @@ The model holds facts, not sentences: where a page says something in words ("Rea
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..kinds import BY_NAME
@@ -496,6 +497,55 @@ class Page:
             object.__setattr__(self, name, value)
 
 
+CHANGES_PATH = "changes.html"
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeEntry:
+    level: str
+    """``breaking``, ``non-breaking`` or ``documentation``."""
+    message: str
+    member: str
+    versions: tuple[str, ...]
+    old_pointer: str | None
+    new_pointer: str | None
+    old_value: str | None
+    """Compact JSON, clipped; None where the member does not exist."""
+    new_value: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeGroup:
+    """The changes of one primitive (or of the server itself), in the order of seriousness."""
+
+    label: str
+    """``tool create_ticket``, or "" for the server."""
+    anchor: str
+    page: Page | None
+    """The primitive's page in this site (None: it was removed, or the server)."""
+    level: str
+    """The most serious level among its changes."""
+    entries: tuple[ChangeEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeLog:
+    since: str
+    """What the page says the changes are since: the previous ``info.version``, else the
+    previous description's name."""
+    previous: str
+    verdict: str
+    counts: tuple[tuple[str, int], ...]
+    groups: tuple[ChangeGroup, ...]
+    path: str = CHANGES_PATH
+    by_page: Mapping[str, ChangeGroup] = field(default_factory=dict, compare=False)
+    """Page path -> its group (each changed primitive's page links to it)."""
+
+    @property
+    def total(self) -> int:
+        return sum(n for _, n in self.counts)
+
+
 @dataclass(frozen=True, slots=True)
 class Site:
     server: Server
@@ -515,6 +565,8 @@ class Site:
     extensions: tuple[JsonItem, ...]
     legacy_format: str | None = None
     """The older format version a description was written in (0.7.0), shown in the header."""
+    changelog: ChangeLog | None = None
+    """What changed since the previous description the config names (``changes.html``)."""
     _index: _SiteIndex = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -353,6 +353,7 @@ def _skeleton(site: Site, config: Config, downloads: tuple[Download, ...]) -> ob
         site.tags,
         outline,
         tuple((d.label, d.path) for d in downloads),
+        site.changelog,  # each changed page is marked, linking to its changes
     )
 
 
@@ -419,10 +420,13 @@ def render_site(
         search_pieces.append(previous.search)
     for tag in site.tags:
         emit(tag.path, page("tag.html", tag.path, tag=tag))
+    if site.changelog is not None:
+        emit(site.changelog.path, page("changes.html", site.changelog.path))
     base_href = urlsplit(config.site_url).path if config.site_url else None
     emit("404.html", page("404.html", "404.html", base_href=base_href))
     if config.site_url:
         listed = ["index.html", *(p.path for p in site.pages), *(t.path for t in site.tags)]
+        listed += [site.changelog.path] if site.changelog is not None else []
         emit("sitemap.xml", _sitemap(site, config.site_url, listed))
     emit(".nojekyll", b"")
     with located_template_errors(WORDS_TEMPLATE):
