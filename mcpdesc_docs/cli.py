@@ -13,6 +13,9 @@ from . import __version__
 from .diagnostics import format_text, printable_lines, write_line, write_report
 from .errors import ExitCode, ProjectError, UsageError
 
+FORMATS = ("text", "json", "github", "sarif")
+"""How validate and build report: text for people, the others for machines (stdout)."""
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -23,17 +26,17 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--verbose", action="store_true", help="show tracebacks for internal errors")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    validate = commands.add_parser("validate", help="check a description and report every problem")
+    validate = commands.add_parser("validate", help="check descriptions and report every problem")
     validate.add_argument(
-        "path",
+        "paths",
         metavar="PATH",
-        nargs="?",
-        default=".",
+        nargs="*",
+        default=["."],
         help="a description file, or a project directory or mcpdesc-docs.yml whose description to check "
-        "with its settings (default: .)",
+        "with its settings; several are checked one by one (default: .)",
     )
     validate.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 1)")
-    validate.add_argument("--format", dest="output_format", choices=("text", "json", "github"), default="text")
+    validate.add_argument("--format", dest="output_format", choices=FORMATS, default="text")
 
     build = commands.add_parser("build", help="validate the description and write the documentation site")
     build.add_argument(
@@ -47,7 +50,7 @@ def _parser() -> argparse.ArgumentParser:
         "-o", "--site-dir", metavar="SITE_DIR", help="output directory (default: site/ beside the config)"
     )
     build.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 1, nothing written)")
-    build.add_argument("--format", dest="output_format", choices=("text", "json", "github"), default="text")
+    build.add_argument("--format", dest="output_format", choices=FORMATS, default="text")
 
     serve = commands.add_parser("serve", help="preview the site with live reload while you edit")
     serve.add_argument("path", metavar="PATH", nargs="?", default=".", help="as for build (default: .)")
@@ -140,7 +143,7 @@ def _silence_stdout() -> None:
 def _validate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .commands import validate
 
-    return validate.run(options.path, strict=options.strict, output_format=options.output_format, out=out)
+    return validate.run(options.paths, strict=options.strict, output_format=options.output_format, out=out)
 
 
 def _build(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -268,8 +271,10 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         if output_format == "text":
             err.write(format_text(exc.diagnostics))
         else:
+            from .commands.rules import rule_help
+
             file = exc.diagnostics[0].file or "" if exc.diagnostics else ""
-            write_report(out, exc.diagnostics, file, None, output_format)
+            write_report(out, exc.diagnostics, file, None, output_format, help_for=rule_help)
         return ExitCode.USAGE
     except UsageError as exc:
         write_line(err, f"mcpdesc-docs: error: {exc}")
