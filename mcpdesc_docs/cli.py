@@ -14,6 +14,7 @@ from .diagnostics import format_text, printable_lines, write_line, write_report
 from .errors import ExitCode, ProjectError, UsageError
 
 FORMATS = ("text", "json", "github", "sarif")
+SCHEMA_VERSIONS = ("0.9.0", "0.8.0", "0.7.0")
 """How validate and build report: text for people, the others for machines (stdout)."""
 
 
@@ -127,9 +128,25 @@ def _parser() -> argparse.ArgumentParser:
         "--markdown", action="store_true", help="write the whole rule reference as Markdown (docs/rules.md)"
     )
 
+    _add_schema(commands)
+
     new = commands.add_parser("new", help="create a documentation project with a GitHub Pages workflow")
     new.add_argument("directory", metavar="DIR", help="a new or empty directory")
     return parser
+
+
+def _add_schema(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    schema = commands.add_parser(
+        "schema", help="print the JSON Schema of a description format or of mcpdesc-docs.yml, for editors"
+    )
+    schema.add_argument(
+        "target",
+        metavar="VERSION|config",
+        nargs="?",
+        choices=(*SCHEMA_VERSIONS, "config"),
+        help="a format version, or config for mcpdesc-docs.yml (default: 0.9.0)",
+    )
+    schema.add_argument("--spec", choices=SCHEMA_VERSIONS, help="the format version (the same as VERSION)")
 
 
 def _silence_stdout() -> None:
@@ -224,6 +241,12 @@ def _rules(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return rules.run(options.rule_id, as_markdown=options.markdown, out=out)
 
 
+def _schema(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .commands import schema
+
+    return schema.run(options.target, spec=options.spec, out=out)
+
+
 def _new(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .commands import new
 
@@ -240,6 +263,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO], int]] = {
     "migrate": _migrate,
     "describe": _describe,
     "rules": _rules,
+    "schema": _schema,
     "new": _new,
 }
 
