@@ -27,9 +27,7 @@ from .test_conformance import FIXTURES
 
 
 def schema_cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(["schema", *argv], stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
+    return run_cli("schema", *argv)
 
 
 @cache
@@ -182,3 +180,87 @@ def test_the_config_schema_knows_every_setting():
     assert set(config_schema()["properties"]) == set(_READERS)
     project = yaml.safe_load((SAMPLE_DIR / "mcpdesc-docs.yml").read_text(encoding="utf-8"))
     assert Draft202012Validator(config_schema()).is_valid(project)
+
+
+# --- modelines -----------------------------------------------------------------------------
+
+DRAFT_7_KEYWORDS = {
+    *("$schema", "title", "description", "default", "type", "enum", "const", "format", "pattern"),
+    *("properties", "patternProperties", "additionalProperties", "propertyNames", "required"),
+    *("minProperties", "items", "minItems", "maxItems", "uniqueItems", "minLength", "minimum", "maximum"),
+    *("allOf", "anyOf", "not", "if", "then", "else"),
+}
+
+
+def keywords(schema: Any) -> set[str]:
+    found: set[str] = set()
+    if not isinstance(schema, dict):
+        return found
+    for keyword, value in schema.items():
+        found.add(keyword)
+        if keyword in ("properties", "patternProperties"):
+            for item in value.values():
+                found |= keywords(item)
+        elif keyword in ("allOf", "anyOf"):
+            for item in value:
+                found |= keywords(item)
+        elif isinstance(value, dict):
+            found |= keywords(value)
+    return found
+
+
+def test_the_schemas_mean_the_same_to_draft_7_editors():
+    # The YAML language server long read Draft 7 and below: every keyword used means the
+    # same there (enumDescriptions is VS Code's annotation).
+    for schema in (*(exported_schema(spec) for spec in SUPPORTED), config_schema()):
+        assert keywords(schema) - DRAFT_7_KEYWORDS <= {"enumDescriptions"}
+
+
+def modeline_target(path: Path) -> Path:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    prefix = "# yaml-language-server: $schema="
+    assert lines[0].startswith(prefix)
+    assert lines[1] == f"# $schema: {lines[0].removeprefix(prefix)}"  # the JetBrains form
+    return path.parent / lines[0].removeprefix(prefix)
+
+
+def test_new_writes_modelines_naming_the_schemas_it_writes_beside(tmp_path):
+    project = tmp_path / "docs"
+    assert main(["new", str(project)], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    description = project / "server.mcpdesc.yaml"
+    description_schema = json.loads(modeline_target(description).read_text(encoding="utf-8"))
+    assert description_schema == exported_schema(SPEC_0_9_0_RC_3)
+    assert Draft202012Validator(description_schema).is_valid(read_source(description).data)
+    config = project / "mcpdesc-docs.yml"
+    config_schema_written = json.loads(modeline_target(config).read_text(encoding="utf-8"))
+    assert config_schema_written == config_schema()
+    assert Draft202012Validator(config_schema_written).is_valid(yaml.safe_load(config.read_text(encoding="utf-8")))
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_describe_o_writes_a_modeline_and_the_schema_beside(tmp_path):
+    from .test_describe import stdio
+
+    target = tmp_path / "served.mcpdesc.yaml"
+    code, out, err = run_cli("describe", "--stdio", stdio(), "-o", str(target))
+    assert code == 0, out + err
+    schema_file = modeline_target(target)
+    assert schema_file == tmp_path / "mcpdesc.schema.json"
+    assert json.loads(schema_file.read_text(encoding="utf-8")) == exported_schema(SPEC_0_9_0_RC_3)
+    assert Draft202012Validator(exported_schema(SPEC_0_9_0_RC_3)).is_valid(read_source(target).data)
+    # A file of the user's by that name is left alone; JSON has no comments to carry a modeline.
+    schema_file.write_text("{}\n")
+    as_json = tmp_path / "served.mcpdesc.json"
+    code, _, err = run_cli("describe", "--stdio", stdio(), "-o", str(target))
+    assert code == 0
+    assert "not a schema mcpdesc-docs wrote" in err
+    assert schema_file.read_text() == "{}\n"
+    assert run_cli("describe", "--stdio", stdio(), "-o", str(as_json))[0] == 0
+    assert as_json.read_text(encoding="utf-8").startswith("{")
+
+
+def run_cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()

@@ -10,6 +10,8 @@ reads) taken out and ``description`` / ``enumDescriptions`` (VS Code's) added.""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from ..resources import available_themes
@@ -40,6 +42,37 @@ _ONE = frozenset(
 )
 _MAP = frozenset({"properties", "patternProperties", "$defs", "dependentSchemas"})
 _LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+
+
+DESCRIPTION_SCHEMA_FILE = "mcpdesc.schema.json"
+"""The exported schema of the current format, as ``new`` and ``describe -o`` write it beside
+a description, for the modeline they write at its top."""
+CONFIG_SCHEMA_FILE = "mcpdesc-docs.schema.json"
+"""The exported schema of mcpdesc-docs.yml, as ``new`` writes it beside the config."""
+
+
+def modelines(schema: str) -> str:
+    """The first lines of a YAML file that tell editors which schema to complete and check
+    it with: the YAML language server's modeline (VS Code's YAML extension, and the other
+    editors that use the server), then the comment JetBrains IDEs read. ``schema`` is a
+    URL, or a path relative to the file."""
+    return f"# yaml-language-server: $schema={schema}\n# $schema: {schema}\n"
+
+
+def schema_file_text(schema: Schema) -> str:
+    """A schema as the file written beside a project's YAML: compact (it is read by
+    editors, not people: 0.2 MB where indented it would be 0.5 MB), ASCII."""
+    return json.dumps(schema, separators=(",", ":")) + "\n"
+
+
+def is_exported_schema(path: Path) -> bool:
+    """Whether ``path`` holds a schema this tool wrote (and may write again, newer)."""
+    try:
+        with path.open("rb") as stream:
+            start = stream.read(200)
+    except OSError:
+        return False
+    return start.startswith(f'{{"$schema":"{DIALECT}","title":"MCP Description '.encode())
 
 
 def specification_named(version: str) -> Specification:
