@@ -1,10 +1,12 @@
 """The pre-commit hooks (.pre-commit-hooks.yaml) and ``validate`` of several files.
 
 pre-commit installs a ``language: python`` hook by pip-installing this repository into an
-environment of its own, which needs the package index; these tests run offline, so they
-run pre-commit on a ``repo: local`` configuration made from the manifest's own hooks, with
-only the language and the command's start changed to this checkout's interpreter: the
-file patterns, the passing of file names and the exit codes are pre-commit's own."""
+environment of its own, which needs the package index (PyPI: the dependencies are not all
+cached here). One slow test does exactly that, with ``pre-commit try-repo`` on this
+checkout; the others run pre-commit offline on a ``repo: local`` configuration made from
+the manifest's own hooks, with only the language and the command's start changed to this
+checkout's interpreter: the file patterns, the passing of file names and the exit codes
+are pre-commit's own."""
 
 from __future__ import annotations
 
@@ -124,6 +126,23 @@ def test_pre_commit_checks_a_description_against_its_server(repository: Path):
     described.write_text(described.read_text(encoding="utf-8").replace("Helpdesk", "Desk"), encoding="utf-8")
     done = pre_commit(repository, "--all-files")
     assert done.returncode == 1, done.stdout + done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_pre_commit_try_repo_installs_and_runs_the_hook_from_this_checkout(repository: Path):
+    (repository / "good.mcpdesc.yaml").write_text(SAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
+    bad = {"mcpdesc": "0.9.0", "info": {"name": "x", "version": "1"}, "protocolVersions": ["2025-11-25"], "tools": []}
+    (repository / "bad.mcpdesc.json").write_text(json.dumps(bad), encoding="utf-8")
+    git(repository, "add", "--all")
+    # A hook environment of its own, as users get: the installed package, not this checkout's.
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    command = [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "mcpdesc-validate", "--all-files", "-v"]
+    done = subprocess.run(command, cwd=repository, capture_output=True, text=True, env=environment, timeout=540)
+    assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "bad.mcpdesc.json:1:" in done.stdout
+    assert "error[mcpdesc.collections.non-empty]" in done.stdout
+    assert "good.mcpdesc.yaml: valid (0.9.0-rc.3)" in done.stdout
 
 
 # --- validate A B ... ----------------------------------------------------------------------
