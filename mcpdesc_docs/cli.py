@@ -13,6 +13,10 @@ from . import __version__
 from .diagnostics import format_text, printable_lines, write_line, write_report
 from .errors import ExitCode, ProjectError, UsageError
 
+FORMATS = ("text", "json", "github", "sarif")
+SCHEMA_VERSIONS = ("0.9.0", "0.8.0", "0.7.0")
+"""How validate and build report: text for people, the others for machines (stdout)."""
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -23,17 +27,17 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--verbose", action="store_true", help="show tracebacks for internal errors")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    validate = commands.add_parser("validate", help="check a description and report every problem")
+    validate = commands.add_parser("validate", help="check descriptions and report every problem")
     validate.add_argument(
-        "path",
+        "paths",
         metavar="PATH",
-        nargs="?",
-        default=".",
+        nargs="*",
+        default=["."],
         help="a description file, or a project directory or mcpdesc-docs.yml whose description to check "
-        "with its settings (default: .)",
+        "with its settings; several are checked one by one (default: .)",
     )
     validate.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 1)")
-    validate.add_argument("--format", dest="output_format", choices=("text", "json", "github"), default="text")
+    validate.add_argument("--format", dest="output_format", choices=FORMATS, default="text")
 
     build = commands.add_parser("build", help="validate the description and write the documentation site")
     build.add_argument(
@@ -47,7 +51,7 @@ def _parser() -> argparse.ArgumentParser:
         "-o", "--site-dir", metavar="SITE_DIR", help="output directory (default: site/ beside the config)"
     )
     build.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 1, nothing written)")
-    build.add_argument("--format", dest="output_format", choices=("text", "json", "github"), default="text")
+    build.add_argument("--format", dest="output_format", choices=FORMATS, default="text")
 
     serve = commands.add_parser("serve", help="preview the site with live reload while you edit")
     serve.add_argument("path", metavar="PATH", nargs="?", default=".", help="as for build (default: .)")
@@ -125,6 +129,7 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     _add_diff(commands)
+    _add_schema(commands)
 
     new = commands.add_parser("new", help="create a documentation project with a GitHub Pages workflow")
     new.add_argument("directory", metavar="DIR", help="a new or empty directory")
@@ -143,6 +148,20 @@ def _add_diff(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
 
 
+def _add_schema(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    schema = commands.add_parser(
+        "schema", help="print the JSON Schema of a description format or of mcpdesc-docs.yml, for editors"
+    )
+    schema.add_argument(
+        "target",
+        metavar="VERSION|config",
+        nargs="?",
+        choices=(*SCHEMA_VERSIONS, "config"),
+        help="a format version, or config for mcpdesc-docs.yml (default: 0.9.0)",
+    )
+    schema.add_argument("--spec", choices=SCHEMA_VERSIONS, help="the format version (the same as VERSION)")
+
+
 def _silence_stdout() -> None:
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -154,7 +173,7 @@ def _silence_stdout() -> None:
 def _validate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .commands import validate
 
-    return validate.run(options.path, strict=options.strict, output_format=options.output_format, out=out)
+    return validate.run(options.paths, strict=options.strict, output_format=options.output_format, out=out)
 
 
 def _build(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -243,6 +262,12 @@ def _diff(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     )
 
 
+def _schema(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .commands import schema
+
+    return schema.run(options.target, spec=options.spec, out=out)
+
+
 def _new(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .commands import new
 
@@ -260,6 +285,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO], int]] = {
     "describe": _describe,
     "rules": _rules,
     "diff": _diff,
+    "schema": _schema,
     "new": _new,
 }
 
@@ -291,8 +317,10 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         if output_format == "text":
             err.write(format_text(exc.diagnostics))
         else:
+            from .commands.rules import rule_help
+
             file = exc.diagnostics[0].file or "" if exc.diagnostics else ""
-            write_report(out, exc.diagnostics, file, None, output_format)
+            write_report(out, exc.diagnostics, file, None, output_format, help_for=rule_help)
         return ExitCode.USAGE
     except UsageError as exc:
         write_line(err, f"mcpdesc-docs: error: {exc}")

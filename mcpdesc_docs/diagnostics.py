@@ -6,9 +6,13 @@ import enum
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import PurePath
 from typing import TextIO
+from urllib.parse import quote
+
+from . import __version__
 
 MAX_SHOWN_PER_RULE = 100
 """Diagnostics of one rule id that a report shows (text, github) or lists (json)."""
@@ -322,6 +326,11 @@ def format_json(diagnostics: Sequence[Diagnostic], file: str, specification: str
     """One JSON object; ``errors`` and ``warnings`` count every diagnostic, ``diagnostics``
     lists what a text report would show, and ``omitted`` (present only when it is not 0)
     says how many it leaves out."""
+    return json_text(json_report(diagnostics, file, specification)) + "\n"
+
+
+def json_report(diagnostics: Sequence[Diagnostic], file: str, specification: str | None) -> dict[str, object]:
+    """The object ``format_json`` prints (a report of several files prints a list of them)."""
     errors, warnings = count(diagnostics)
     report = shown(diagnostics)
     document: dict[str, object] = {
@@ -334,7 +343,7 @@ def format_json(diagnostics: Sequence[Diagnostic], file: str, specification: str
     if report.omitted:
         document["omitted"] = report.omitted
     document["diagnostics"] = [d.to_json() for d in report.diagnostics]
-    return json_text(document) + "\n"
+    return document
 
 
 def _github_escape(value: str, *, property_value: bool) -> str:
@@ -367,6 +376,108 @@ def format_github(diagnostics: Sequence[Diagnostic]) -> str:
     return "".join(line + "\n" for line in lines) + report.omitted_line()
 
 
+@dataclass(frozen=True, slots=True)
+class RuleHelp:
+    """What a SARIF log says about a rule, from the rule reference (``mcpdesc-docs rules``)."""
+
+    summary: str
+    rationale: str
+    text: str
+    """The explanation ``mcpdesc-docs rules ID`` prints."""
+    markdown: str
+    """The same as docs/rules.md has it."""
+    severity: Severity
+
+
+RuleHelpLookup = Callable[[str], RuleHelp | None]
+
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+INFORMATION_URI = "https://github.com/mcpdesc/mcpdesc-docs"
+
+
+def artifact_uri(file: str) -> str:
+    """A file name as a SARIF artifact URI: relative names stay relative (code scanning
+    reads them from the repository root) with every character a URI may not hold
+    percent-encoded; absolute ones become ``file:`` URIs."""
+    path = PurePath(file)
+    if path.is_absolute():
+        return path.as_uri()
+    return quote(path.as_posix())
+
+
+def _sarif_rule(rule_id: str, help_for: RuleHelpLookup) -> dict[str, object]:
+    descriptor: dict[str, object] = {"id": rule_id}
+    rule_help = help_for(rule_id)
+    if rule_help is None:
+        return descriptor
+    descriptor["shortDescription"] = {"text": rule_help.summary}
+    descriptor["fullDescription"] = {"text": rule_help.rationale}
+    descriptor["help"] = {"text": rule_help.text, "markdown": rule_help.markdown}
+    descriptor["defaultConfiguration"] = {"level": rule_help.severity.value}
+    return descriptor
+
+
+def _sarif_location(diagnostic: Diagnostic) -> dict[str, object]:
+    physical: dict[str, object] = {"artifactLocation": {"uri": artifact_uri(diagnostic.file or "")}}
+    if diagnostic.line is not None:
+        region: dict[str, int] = {"startLine": diagnostic.line}
+        if diagnostic.column is not None:  # a template error knows its line only
+            region["startColumn"] = diagnostic.column
+        physical["region"] = region
+    location: dict[str, object] = {"physicalLocation": physical}
+    if diagnostic.path is not None:
+        # The JSON Pointer names the value whatever the file's layout: a logical location.
+        location["logicalLocations"] = [{"fullyQualifiedName": diagnostic.path or "/", "kind": "value"}]
+    return location
+
+
+def _sarif_result(diagnostic: Diagnostic, rule_index: int) -> dict[str, object]:
+    result: dict[str, object] = {
+        "ruleId": diagnostic.rule,
+        "ruleIndex": rule_index,
+        "level": diagnostic.severity.value,
+        "message": {"text": diagnostic.message},
+    }
+    if diagnostic.file:
+        result["locations"] = [_sarif_location(diagnostic)]
+    properties: dict[str, object] = {"code": diagnostic.code, "see": see(diagnostic.rule)}
+    if diagnostic.requirement is not None:
+        properties["requirement"] = diagnostic.requirement
+    if diagnostic.hint is not None:
+        properties["hint"] = diagnostic.hint
+    result["properties"] = properties
+    return result
+
+
+def format_sarif(diagnostics: Sequence[Diagnostic], help_for: RuleHelpLookup) -> str:
+    """One SARIF 2.1.0 log (of one run) for code scanning and other SARIF viewers: a rule
+    descriptor, with its help from the rule reference, for each rule reported, and a result
+    for each diagnostic a text report would show, located by the same line and column
+    (columns count code points, as the text format's do). What the cap leaves out is
+    said in a notification of the invocation."""
+    report = shown(diagnostics)
+    rule_ids = sorted({diagnostic.rule for diagnostic in report.diagnostics})
+    index = {rule_id: position for position, rule_id in enumerate(rule_ids)}
+    invocation: dict[str, object] = {"executionSuccessful": True}
+    if report.omitted:
+        line = report.omitted_line().rstrip("\n")
+        invocation["toolExecutionNotifications"] = [{"level": "note", "message": {"text": line}}]
+    run = {
+        "tool": {
+            "driver": {
+                "name": "mcpdesc-docs",
+                "version": __version__,
+                "informationUri": INFORMATION_URI,
+                "rules": [_sarif_rule(rule_id, help_for) for rule_id in rule_ids],
+            }
+        },
+        "invocations": [invocation],
+        "columnKind": "unicodeCodePoints",
+        "results": [_sarif_result(d, index[d.rule]) for d in report.diagnostics],
+    }
+    return json_text({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}) + "\n"
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -381,6 +492,10 @@ def summary_line(diagnostics: Sequence[Diagnostic], file: str, specification: st
     return printable(f"{file}: {verdict} ({spec}): {_plural(errors, 'error')}, {_plural(warnings, 'warning')}") + "\n"
 
 
+def _no_help(rule_id: str) -> RuleHelp | None:
+    return None
+
+
 def write_report(
     out: TextIO,
     diagnostics: Sequence[Diagnostic],
@@ -389,10 +504,14 @@ def write_report(
     output_format: str,
     *,
     text: str | None = None,
+    help_for: RuleHelpLookup | None = None,
 ) -> None:
-    """Everything a command prints about one file, in the chosen format (text, json, github);
-    ``text``, the file's content, lets the text format quote the offending lines."""
-    if output_format == "json":
+    """Everything a command prints about one file, in the chosen format (text, json, github,
+    sarif); ``text``, the file's content, lets the text format quote the offending lines,
+    and ``help_for`` gives SARIF's rules their help."""
+    if output_format == "sarif":
+        out.write(format_sarif(diagnostics, help_for or _no_help))
+    elif output_format == "json":
         out.write(format_json(diagnostics, file, specification))
     elif output_format == "github":
         out.write(format_github(diagnostics))

@@ -46,7 +46,9 @@ def test_the_site_lists_the_changes_since_the_previous_description(tmp_path: Pat
     page = parse(root / "site" / "changes.html")
     assert page.select_one("h1").get_text() == "Changes since 3.0.0"
     assert page.select_one("[data-page=changes]")["data-verdict"] == "breaking"
-    groups = {g.select_one("h2").get_text(" ", strip=True).split(" ")[1]: g for g in page.select("section.change-group")}
+    groups = {
+        g.select_one("h2").get_text(" ", strip=True).split(" ")[1]: g for g in page.select("section.change-group")
+    }
     assert groups["search_tickets"]["data-change-level"] == "breaking"  # an input enum value removed
     assert groups["legacy_export"]["data-change-level"] == "breaking"  # removed: no page to link to
     assert groups["legacy_export"].select_one("h2 a[href$='.html']") is None

@@ -302,7 +302,7 @@ def outputs(result: Finished) -> tuple[str, str]:
     return result.stdout, result.stderr
 
 
-@pytest.mark.parametrize("output_format", ["text", "json", "github"])
+@pytest.mark.parametrize("output_format", ["text", "json", "github", "sarif"])
 @pytest.mark.parametrize("command", ["validate", "build"])
 def test_hostile_names_print_inert_in_every_format(tmp_path, command, output_format):
     # The file name is hostile too: text lines start with it.
@@ -323,6 +323,12 @@ def test_hostile_names_print_inert_in_every_format(tmp_path, command, output_for
                 assert any(FORGED in d["message"] for d in report["diagnostics"])
         if output_format == "github":
             assert [line for line in out.splitlines() if line.startswith("::")], out
+        if output_format == "sarif":
+            results = json.loads(out)["runs"][0]["results"]
+            uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+            assert uris == {"%3A%3Aadd-mask%3A%3Asecret%1B%5B2J.json"}  # the name, percent-encoded
+            if code:
+                assert any(FORGED in r["message"]["text"] for r in results)
 
 
 def test_hostile_names_in_text_are_escaped_visibly(tmp_path):

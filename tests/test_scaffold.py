@@ -80,7 +80,9 @@ def test_new_inside_a_repository_puts_the_workflow_at_its_root_and_it_builds(tmp
     assert not (repository / project / ".github").exists()
     assert sorted(p.name for p in (repository / project).iterdir()) == [
         ".gitignore",
+        "mcpdesc-docs.schema.json",
         "mcpdesc-docs.yml",
+        "mcpdesc.schema.json",
         "server.mcpdesc.yaml",
     ]
     assert "at the root of the repository" in err

@@ -18,6 +18,13 @@ from ..source.limits import DEFAULT_LIMITS
 from ..source.load import Format, Source, parse_text, read_source
 from ..source.roundtrip import canonical, dump, edit_text
 from ..spec.revisions import REVISIONS
+from ..spec.schema_export import (
+    DESCRIPTION_SCHEMA_FILE,
+    exported_schema,
+    is_exported_schema,
+    modelines,
+    schema_file_text,
+)
 from ..spec.versions import SPEC_0_9_0_RC_3, detect
 from ..validation.validator import validate_source
 from .migrate import printed
@@ -168,6 +175,16 @@ def _update(file: str, source: Source, served: dict[str, Any], out: TextIO, err:
     return ExitCode.OK
 
 
+def _write_schema_beside(output: Path, err: TextIO) -> None:
+    """The schema the modeline names, beside the description: written when absent, and
+    refreshed when it is one this tool wrote (a file of the user's by that name is kept)."""
+    schema_file = output.parent / DESCRIPTION_SCHEMA_FILE
+    if schema_file.exists() and not is_exported_schema(schema_file):
+        write_line(err, f"mcpdesc-docs: note: {schema_file} is not a schema mcpdesc-docs wrote; left as it is")
+        return
+    write_user_file(schema_file, schema_file_text(exported_schema(SPEC_0_9_0_RC_3)))
+
+
 def run(
     *,
     stdio: str | None,
@@ -207,10 +224,15 @@ def run(
         return _update(update, existing, served, out, err)
     fmt: Format = "json" if (output or "").lower().endswith(".json") else "yaml"
     text = written(served, fmt)
+    if output is not None and fmt == "yaml":
+        # Editors complete and check the file with the schema written beside it.
+        text = modelines(DESCRIPTION_SCHEMA_FILE) + text
     problems = _problems(text, fmt, output or "-")
     if output is None:
         out.write(printed(text, served, fmt))
     else:
+        if fmt == "yaml":
+            _write_schema_beside(Path(output), err)
         write_user_file(Path(output), text)
         write_line(err, f"mcpdesc-docs: wrote {output}")
     if problems:

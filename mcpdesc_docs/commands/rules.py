@@ -7,7 +7,7 @@ import textwrap
 from typing import TextIO
 
 from ..config import CONFIG_DOC, CONFIG_RULE
-from ..diagnostics import printable_lines
+from ..diagnostics import RuleHelp, printable_lines
 from ..errors import ExitCode, UsageError
 from ..render.pages import TEMPLATE_DOC, TEMPLATE_RULE
 from ..spec.migration import MIGRATE_DOC
@@ -128,6 +128,16 @@ def _markdown_entry(entry: RuleEntry) -> str:
     note = "" if entry.subject == "description" else f" ({_example_note(entry)})"
     text += f"\nBad{note}{also}:\n\n```yaml\n{doc.bad}```\n\nGood:\n\n```yaml\n{doc.good}```\n"
     return text
+
+
+def rule_help(rule_id: str) -> RuleHelp | None:
+    """A rule's help as a SARIF log carries it: the explanation this command prints, and
+    the section docs/rules.md has (without its heading, which a viewer shows itself)."""
+    entry = entries().get(rule_id)
+    if entry is None:
+        return None
+    section = _markdown_entry(entry).split("\n", 3)[3]  # after the blank, heading and blank lines
+    return RuleHelp(_summary(entry), entry.doc.rationale, explanation(entry), section, entry.doc.severity)
 
 
 def run(rule_id: str | None, *, as_markdown: bool, out: TextIO) -> int:

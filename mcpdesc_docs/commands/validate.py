@@ -1,22 +1,25 @@
-"""``mcpdesc-docs validate [PATH]``: report every problem in a description."""
+"""``mcpdesc-docs validate [PATH ...]``: report every problem in one description or several."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
 from ..config import find_config, load_config
-from ..diagnostics import write_report
+from ..diagnostics import format_sarif, json_report, json_text, write_report
 from ..errors import ExitCode
 from ..validation.validator import ValidationResult, validate_file
+from .rules import rule_help
 
 
 def report(result: ValidationResult, output_format: str, out: TextIO) -> None:
     spec = result.specification.name if result.specification else None
-    write_report(out, result.diagnostics, result.file, spec, output_format, text=result.text)
+    write_report(out, result.diagnostics, result.file, spec, output_format, text=result.text, help_for=rule_help)
 
 
-def run(path: str, *, strict: bool, output_format: str, out: TextIO) -> int:
+def check(path: str, *, strict: bool) -> tuple[ValidationResult, bool]:
+    """One path's result, and whether warnings fail it (a project's own setting decides)."""
     target = Path(path)
     if target.is_dir() or (target.exists() and find_config(target) is not None):
         # A project: its description, checked with its settings, exactly as build would.
@@ -24,8 +27,25 @@ def run(path: str, *, strict: bool, output_format: str, out: TextIO) -> int:
         result = validate_file(
             config.description, name=str(config.description), limits=config.limits, suppress=config.suppress
         )
-        strict = config.strict
+        return result, config.strict
+    return validate_file(target, name=path), strict
+
+
+def run(paths: Sequence[str], *, strict: bool, output_format: str, out: TextIO) -> int:
+    checked = [check(path, strict=strict) for path in paths]
+    results = [result for result, _ in checked]
+    if len(results) > 1 and output_format == "sarif":
+        # One log of one run: a viewer lists every file's results together.
+        out.write(format_sarif([d for result in results for d in result.diagnostics], rule_help))
+    elif len(results) > 1 and output_format == "json":
+        out.write(json_text([_json(result) for result in results]) + "\n")
     else:
-        result = validate_file(target, name=path)
-    report(result, output_format, out)
-    return ExitCode.OK if result.passes(strict=strict) else ExitCode.INVALID
+        for result in results:
+            report(result, output_format, out)
+    passed = all(result.passes(strict=strict_here) for result, strict_here in checked)
+    return ExitCode.OK if passed else ExitCode.INVALID
+
+
+def _json(result: ValidationResult) -> dict[str, object]:
+    spec = result.specification.name if result.specification else None
+    return json_report(result.diagnostics, result.file, spec)

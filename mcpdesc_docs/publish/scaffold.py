@@ -14,6 +14,14 @@ from pathlib import Path, PurePosixPath
 from .. import __version__
 from ..diagnostics import printable
 from ..errors import UsageError
+from ..spec.schema_export import (
+    CONFIG_SCHEMA_FILE,
+    DESCRIPTION_SCHEMA_FILE,
+    config_schema,
+    exported_schema,
+    schema_file_text,
+)
+from ..spec.versions import SPEC_0_9_0_RC_3
 
 STARTER = Path(__file__).resolve().parent / "starter"
 WORKFLOW = PurePosixPath(".github/workflows/mcpdesc-docs.yml")
@@ -86,6 +94,14 @@ def create_project(target: Path) -> Scaffold:
         destination.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, destination)
         created.append(destination.relative_to(target).as_posix())
+    # The schemas the starter files' modelines name, so editors complete and check them
+    # offline (docs/integrations.md).
+    for name, schema in (
+        (DESCRIPTION_SCHEMA_FILE, exported_schema(SPEC_0_9_0_RC_3)),
+        (CONFIG_SCHEMA_FILE, config_schema()),
+    ):
+        (target / name).write_text(schema_file_text(schema), encoding="utf-8")
+        created.append(name)
     return Scaffold(target, sorted(created), repository, in_repository, project_dir, branch)
 
 
