@@ -213,5 +213,10 @@ def config_schema() -> Schema:
                 "description": "Rule ids, or dotted prefixes of them, whose warnings are not reported (errors are).",
                 "items": {"type": "string", "minLength": 1},
             },
+            "previous": {
+                "type": "string",
+                "pattern": r"^(?!git:)\S|^git:[^:]+:.+$",
+                "description": "The description to list changes since (changes.html): a file, or git:REF:PATH.",
+            },
         },
     }
