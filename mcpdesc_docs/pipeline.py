@@ -25,9 +25,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .config import Config
-from .diff.changes import compare
-from .diff.load import read_side
-from .diff.view import view_of
 from .model.builder import build_site
 from .model.changelog import ChangeLog, build_changelog
 from .model.primitives import PageCache
@@ -107,7 +104,12 @@ class BuildSession:
 
 def changelog_since(config: Config, document: Document, site: Site) -> ChangeLog:
     """What changed since the previous description the config names (read afresh on every
-    build: it is small, and a ``git:`` one may move with its branch)."""
+    build: it is small, and a ``git:`` one may move with its branch). Imported here: only
+    a project with ``previous`` needs the diff (and dulwich, for ``git:``)."""
+    from .diff.changes import compare
+    from .diff.load import read_side
+    from .diff.view import view_of
+
     previous = read_side(config.previous or "", config.limits, cwd=config.project_dir)
     changes, _ = compare(previous.view, view_of(document))
     return build_changelog(changes, site.pages, previous.version or previous.name, previous.name)

@@ -21,8 +21,8 @@ from dulwich.objectspec import parse_commit
 from dulwich.repo import Repo
 
 from ..errors import UsageError
+from . import GIT_PREFIX
 
-GIT_PREFIX = "git:"
 _STEPS = re.compile(r"(~\d*|\^1?)+$")
 MAX_STEPS = 10_000
 """Parents walked for ``~N`` (a bound on a mistyped number)."""

@@ -13,7 +13,7 @@ from ..errors import DescriptionError, ProjectError
 from ..source.limits import DEFAULT_LIMITS, Limits
 from ..source.load import Format, Source, parse_bytes, read_source
 from ..validation.validator import validate_source
-from .history import GIT_PREFIX, read_from_history
+from . import GIT_PREFIX
 from .view import View, view_of
 
 
@@ -37,6 +37,8 @@ def _format_of(path: str) -> Format | None:
 
 
 def _from_git(spec: str, limits: Limits, cwd: Path | None) -> tuple[Source, str]:
+    from .history import read_from_history  # dulwich, only for a git: side
+
     raw, path = read_from_history(spec, limits.max_bytes, cwd)
     return parse_bytes(raw, spec, fmt=_format_of(path), limits=limits), path
 
