@@ -317,3 +317,62 @@ def test_a_real_mkdocs_build_fails_on_a_broken_description(tmp_path, entry_point
     assert f"helpdesk.mcpdesc.yaml:{line}:5: error[mcpdesc.tool.members]" in done.stderr
     assert "Traceback" not in done.stderr
     assert not (project / "site" / "index.html").exists()
+
+
+def documented_blocks(language: str) -> list[str]:
+    """The bodies of docs/integrations.md's fenced blocks in ``language`` (any fence length)."""
+    text = (ROOT / "docs" / "integrations.md").read_text()
+    return [m.group(2) for m in re.finditer(rf"^(`{{3,}}){language}\n(.*?)^\1$", text, re.MULTILINE | re.DOTALL)]
+
+
+@pytest.mark.slow
+def test_the_documented_mkdocs_configuration_builds(tmp_path, entry_point_dir):
+    (config,) = [b for b in documented_blocks("yaml") if b.startswith("markdown_extensions:")]
+    (page,) = documented_blocks("markdown")
+    assert "tool: create_ticket" in page
+    path = re.search(r"^path: (.+)$", page, re.MULTILINE).group(1)
+    assert not Path(path).is_absolute()
+    project = tmp_path / "handbook"
+    (project / "docs").mkdir(parents=True)
+    (project / "mkdocs.yml").write_text("site_name: Helpdesk handbook\n" + config)
+    (project / "docs" / "tickets.md").write_text(page)
+    (project / path).parent.mkdir(parents=True)
+    (project / path).write_text(SAMPLE.read_text())
+    (command,) = [line for b in documented_blocks("sh") for line in b.splitlines() if "embed.stylesheet" in line]
+    subprocess.run([sys.executable, *command.split()[1:]], check=True, cwd=project)
+    done = mkdocs_build(project, entry_point_dir)
+    assert done.returncode == 0, done.stderr
+    built = BeautifulSoup((project / "site" / "tickets" / "index.html").read_text(), "html.parser")
+    assert built.select("section#mcpdesc-tools-create_ticket table.params")
+    assert built.select_one("link[href$='mcpdesc-embed.css']")
+
+
+AUDIT_PROBE = """
+import sys
+import markdown
+
+events = []
+def hook(event, args):
+    watched = {"urllib.Request", "http.client.connect", "subprocess.Popen", "os.system", "os.exec", "os.posix_spawn"}
+    if event.startswith("socket.") or event in watched:
+        events.append(event)
+sys.addaudithook(hook)
+html = markdown.markdown(sys.stdin.read(), extensions=["mcpdesc_docs.embed.extension"])
+print("EVENTS", events, "mcpdesc-embed" in html)
+"""
+
+
+@pytest.mark.slow
+def test_no_network_or_process_while_converting(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", AUDIT_PROBE],
+        input=block(path=SAMPLE_PATH),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "EVENTS [] True" in done.stdout
