@@ -144,6 +144,15 @@ def test_strict_makes_warnings_fail(tmp_path):
     assert strict.failed == "Validate the description (or build the site)"
 
 
+@pytest.mark.parametrize("flag", ["strict", "upload-pages"])
+def test_a_flag_that_is_not_true_or_false_is_refused(tmp_path, flag):
+    workspace = tmp_path / "work"
+    project(workspace, VALID)
+    run = run_on(workspace, path="docs", **{flag: "yes"})
+    assert run.failed == "Validate the description (or build the site)"
+    assert f'::error title=mcpdesc-docs::the input {flag} must be "true" or "false"' in run.outputs[-1]
+
+
 def test_upload_pages_builds_and_uploads_the_projects_site_dir(tmp_path):
     workspace = tmp_path / "work"
     project(workspace, VALID, "site_dir: public\n")
@@ -179,3 +188,4 @@ def test_check_server_gates_on_drift(tmp_path):
     drifted = run_on(workspace, path="docs", **{"check-server": f"{command} --changed"})
     assert drifted.failed == "Check the description against the server"
     assert "docs/server.mcpdesc.yaml differs from the server" in drifted.outputs[-1]
+    assert "::error file=docs/server.mcpdesc.yaml,title=mcpdesc-docs describe --check::" in drifted.outputs[-1]

@@ -225,6 +225,22 @@ def test_warnings_are_logged_and_strict_refuses_them(registered, tmp_path, caplo
         convert(block(path="legacy.mcpdesc.yaml", tool="ping"), base_dir=tmp_path, strict=True)
 
 
+def test_a_description_is_read_once_until_it_changes(registered, tmp_path, monkeypatch):
+    import mcpdesc_docs.embed.reference as reference
+
+    reads = []
+    real = reference.validate_file
+    monkeypatch.setattr(reference, "validate_file", lambda *a, **k: reads.append(a[0]) or real(*a, **k))
+    file = tmp_path / "helpdesk.mcpdesc.yaml"
+    file.write_text(SAMPLE.read_text())
+    for name in ("create_ticket", "escalate_ticket"):  # a Markdown instance (a page) each
+        assert convert(block(path=file.name, tool=name), base_dir=tmp_path).select("section.mcpdesc-primitive")
+    assert reads == [file]
+    file.write_text(SAMPLE.read_text().replace("Open a new ticket", "Open one new ticket"))
+    assert "Open one new ticket" in convert(block(path=file.name, tool="create_ticket"), base_dir=tmp_path).get_text()
+    assert reads == [file, file]
+
+
 def test_the_stylesheet_is_small_scoped_and_shipped_in_the_package():
     css = STYLESHEET.read_text()
     assert len(css.encode()) < 6 * 1024
@@ -302,6 +318,17 @@ def test_a_real_mkdocs_build_shows_the_tool_escaped(tmp_path, entry_point_dir):
     assert section.select("table.params")
     assert page.select_one("link[rel=stylesheet][href$='mcpdesc-embed.css']")
     assert (project / "site" / "mcpdesc-embed.css").read_text() == STYLESHEET.read_text()
+
+
+@pytest.mark.slow
+def test_a_real_strict_mkdocs_build_fails_on_a_descriptions_warnings(tmp_path, entry_point_dir):
+    legacy = 'mcpdesc: "0.8.0"\ninfo: {name: x, version: "1"}\nprotocolVersions: [2025-03-26, 2025-06-18]\n'
+    legacy += "tools:\n  - name: create_ticket\n    inputSchema: {type: object}\n"
+    done = mkdocs_build(mkdocs_project(tmp_path, legacy), entry_point_dir)
+    assert done.returncode == 1
+    assert "WARNING -  mcpdesc block at line 5:" in done.stderr
+    assert "warning[mcpdesc.legacy-protocol" in done.stderr
+    assert "Aborted with 1 warnings in strict mode!" in done.stdout + done.stderr
 
 
 @pytest.mark.slow

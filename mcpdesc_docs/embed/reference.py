@@ -27,6 +27,9 @@ BODY_TEMPLATE = "partials/primitive_body.html"
 BODY_SECTION_LEVEL = 2
 """The level of a page body's section headings (``Parameters``...) as the template writes them."""
 MAX_LISTED = 12
+KEPT_DESCRIPTIONS = 16
+"""Descriptions kept read and modelled in a process: MkDocs makes a Markdown instance (and
+so an extension) per page, and a site may show one description on many pages."""
 KIND_SINGULAR = {kind.name: kind.singular for kind in KINDS}
 
 
@@ -42,25 +45,28 @@ class Described:
     """The description's warnings, as ``validate`` prints them (empty when none)."""
 
 
+# (file, name shown in diagnostics, modification time, size, strict) -> what was read.
+_kept: dict[tuple[Path, str, int, int, bool], Described] = {}
+_environment: list[jinja2.Environment] = []
+
+
 class References:
-    """The descriptions of one host build, and the renderer of its blocks."""
+    """The renderer of one host's blocks."""
 
     def __init__(self, base_dir: Path, *, site_url: str | None = None, strict: bool = False) -> None:
         self.base_dir = base_dir
         self.site_url = site_url
         self.strict = strict
-        self._read: dict[Path, tuple[tuple[int, int], Described]] = {}
-        self._env: jinja2.Environment | None = None
 
     def described(self, path: str) -> Described:
         """The description at ``path`` (relative to ``base_dir``), validated; EmbedError
         when it has errors (or warnings, when strict) or lies outside ``base_dir``."""
         file = self._file(path)
         stamp = file.stat()
-        version = (stamp.st_mtime_ns, stamp.st_size)
-        kept = self._read.get(file)
-        if kept is not None and kept[0] == version:
-            return kept[1]
+        key = (file, path, stamp.st_mtime_ns, stamp.st_size, self.strict)
+        kept = _kept.get(key)
+        if kept is not None:
+            return kept
         try:
             result = validate_file(file, name=path)
         except UsageError as exc:
@@ -71,7 +77,9 @@ class References:
         if checked is None:
             raise EmbedError(report + summary_line(result.diagnostics, path, spec))
         described = Described(build_site(checked.document), report)
-        self._read[file] = (version, described)
+        _kept[key] = described
+        if len(_kept) > KEPT_DESCRIPTIONS:
+            del _kept[next(iter(_kept))]  # the oldest
         return described
 
     def render(self, selection: Selection) -> tuple[Markup, str]:
@@ -94,12 +102,15 @@ class References:
 
     def _primitive(self, site: Site, page: Page, level: int, fitting: Fitting) -> str:
         prefix = page_prefix(page.path)
-        with located_template_errors(BODY_TEMPLATE):
-            body = (
-                self._environment()
-                .get_template(BODY_TEMPLATE)
-                .render(site=site, page=page, kind_singular=KIND_SINGULAR)
-            )
+        try:
+            with located_template_errors(BODY_TEMPLATE):
+                body = (
+                    _body_environment()
+                    .get_template(BODY_TEMPLATE)
+                    .render(site=site, page=page, kind_singular=KIND_SINGULAR)
+                )
+        except UsageError as exc:  # a TemplateError: a fault of the theme, located in it
+            raise EmbedError(str(exc)) from None
         name = f" <code>{escape(page.name)}</code>" if page.name and page.name != page.title else ""
         return (
             f'<section class="mcpdesc-primitive" id="{escape(prefix)}" data-primitive="{escape(page.kind)}">\n'
@@ -107,14 +118,6 @@ class References:
             f"{escape(page.title)}{name}</h{level}>\n"
             f"{fitting.fit(body, prefix, level + 1 - BODY_SECTION_LEVEL)}</section>\n"
         )
-
-    def _environment(self) -> jinja2.Environment:
-        if self._env is None:
-            env = page_environment(load_theme(ThemeConfig()))
-            # Before any template is loaded: templates keep the globals they were loaded with.
-            env.globals["url"] = SITE_LINK.__add__
-            self._env = env
-        return self._env
 
     def _file(self, path: str) -> Path:
         base = self.base_dir.resolve()
@@ -124,6 +127,17 @@ class References:
         if not file.is_file():
             raise EmbedError(f"{path}: no such file (paths are relative to {base}, the extension's base_dir)")
         return file
+
+
+def _body_environment() -> jinja2.Environment:
+    """The default theme's environment, made once per process (its ``url`` is the same for
+    every block: links are resolved afterwards, by ``Fitting``)."""
+    if not _environment:
+        env = page_environment(load_theme(ThemeConfig()))
+        # Before any template is loaded: templates keep the globals they were loaded with.
+        env.globals["url"] = SITE_LINK.__add__
+        _environment.append(env)
+    return _environment[0]
 
 
 def _chosen(site: Site, selection: Selection) -> list[Page]:
