@@ -187,6 +187,10 @@ def test_other_fences_and_mkdocstrings_lines_are_left_alone(registered):
         ({"path": SAMPLE_PATH, "tools": "x"}, "unknown option 'tools'"),
         ({"path": SAMPLE_PATH, "kind": "widgets"}, "`kind` must be one of tools, resources"),
         ({"path": SAMPLE_PATH, "tool": "a", "prompt": "b"}, "name one primitive"),
+        ({"path": SAMPLE_PATH, "kind": ["tools"]}, "`kind` must be one of"),
+        ({"path": SAMPLE_PATH, "heading": 7}, "`heading` must be a heading level from 1 to 5"),
+        ({"path": "sample-site/\0.yaml"}, "`path` must name the description file"),
+        ({"tool": "create_ticket"}, "`path` must name the description file"),
         ({"path": "../outside.mcpdesc.yaml"}, "must be inside"),
         ({"path": "missing.mcpdesc.yaml"}, "missing.mcpdesc.yaml: no such file"),
     ],
@@ -196,6 +200,12 @@ def test_a_block_that_cannot_be_shown_fails_the_build(registered, options, messa
         convert("Intro.\n\n" + block(**options))
     assert str(failure.value).startswith("mcpdesc block at line 3: ")
     assert message in str(failure.value)
+
+
+@pytest.mark.parametrize(("body", "message"), [("", "the options must be a mapping"), ("path: [", "not YAML")])
+def test_options_that_are_not_a_mapping_fail(registered, body, message):
+    with pytest.raises(EmbedBuildError, match=message):
+        convert(f"```mcpdesc\n{body}\n```\n")
 
 
 def test_an_unclosed_block_fails(registered):

@@ -55,7 +55,7 @@ def read_selection(text: str) -> Selection:
     if unknown:
         raise DirectiveError(f"unknown option {unknown[0]!r} (known: {', '.join(KNOWN_OPTIONS)})")
     path = options.get("path")
-    if not isinstance(path, str) or not path:
+    if not isinstance(path, str) or not path or "\0" in path:
         raise DirectiveError("`path` must name the description file")
     chosen = [key for key in PRIMITIVE_OPTIONS if key in options]
     if len(chosen) > 1 or (chosen and "kind" in options):
@@ -71,7 +71,7 @@ def read_selection(text: str) -> Selection:
     kind = options.get("kind")
     if kind is None:
         return Selection(path, heading=heading)
-    found = BY_NAME.get(kind) or BY_COLLECTION.get(kind) if isinstance(kind, str) else None
+    found = (BY_NAME.get(kind) or BY_COLLECTION.get(kind)) if isinstance(kind, str) else None
     if found is None:
         kinds = ", ".join(k.collection for k in KINDS)
         raise DirectiveError(f"`kind` must be one of {kinds}")
