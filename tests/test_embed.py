@@ -9,6 +9,7 @@ pyproject), so a wrong module or class name there fails these tests."""
 from __future__ import annotations
 
 import copy
+import json
 import os
 import re
 import subprocess
@@ -25,6 +26,8 @@ from bs4 import BeautifulSoup
 from mcpdesc_docs.embed.extension import EmbedBuildError, McpdescExtension
 from mcpdesc_docs.embed.stylesheet import STYLESHEET
 
+from .hostile_documents import ESCAPES, base, injection
+from .hostile_documents import tool as hostile_tool
 from .shared_data import ROOT
 from .sites import SAMPLE, load_data
 
@@ -221,6 +224,30 @@ def test_a_description_with_errors_fails_with_located_diagnostics(registered, tm
         convert(block(path="broken.mcpdesc.yaml", kind="tools"), base_dir=tmp_path)
     assert f"broken.mcpdesc.yaml:{line}:5: error[mcpdesc.tool.members] 'name' must be a string" in str(failure.value)
     assert str(failure.value).endswith("broken.mcpdesc.yaml: invalid (0.9.0-rc.3): 1 error, 0 warnings\n")
+
+
+def test_a_failure_message_carries_no_terminal_or_ci_commands(registered, tmp_path):
+    (tmp_path / "injection.mcpdesc.json").write_text(json.dumps(injection()))
+    with pytest.raises(EmbedBuildError) as failure:
+        convert(block(path="injection.mcpdesc.json"), base_dir=tmp_path)
+    message = str(failure.value)
+    assert ": error[" in message
+    assert "\x1b" not in message
+    assert "\r" not in message
+    assert "\n::" not in message
+
+
+def test_names_listed_in_a_failure_are_printable(registered, tmp_path):
+    document = base()
+    document["tools"][0]["description"] = ESCAPES
+    document["tools"].append(hostile_tool("t\x1b[2J\r\n::error file=x::forged"))
+    (tmp_path / "names.mcpdesc.json").write_text(json.dumps(document))
+    with pytest.raises(EmbedBuildError) as failure:
+        convert(block(path="names.mcpdesc.json", tool="missing"), base_dir=tmp_path)
+    message = str(failure.value)
+    assert "declares no tool named 'missing' (it has probe, t" in message
+    assert "\x1b" not in message
+    assert "\n::" not in message
 
 
 def test_warnings_are_logged_and_strict_refuses_them(registered, tmp_path, caplog):
