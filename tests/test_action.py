@@ -189,3 +189,6 @@ def test_check_server_gates_on_drift(tmp_path):
     assert drifted.failed == "Check the description against the server"
     assert "docs/server.mcpdesc.yaml differs from the server" in drifted.outputs[-1]
     assert "::error file=docs/server.mcpdesc.yaml,title=mcpdesc-docs describe --check::" in drifted.outputs[-1]
+    absent = run_on(workspace, path="docs", **{"check-server": f"{sys.executable} -c pass"})
+    assert absent.failed == "Check the description against the server"
+    assert "::error" not in absent.outputs[-1]
