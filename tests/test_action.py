@@ -68,11 +68,19 @@ def runner_environment(action_path: Path) -> dict[str, str]:
     }
 
 
-def run_on(workspace: Path, **inputs: str) -> JobRun:
-    """The action, checked out beside the workspace as Actions keeps a used action."""
-    action_path = workspace.parent / "_actions" / "mcpdesc-docs"
-    if not action_path.exists():
-        repository_copy(action_path)
+@pytest.fixture(scope="module")
+def action_checkout(tmp_path_factory) -> Path:
+    """The action as Actions keeps a used one: a checkout of its own (one for the module:
+    no test writes into it)."""
+    return repository_copy(tmp_path_factory.mktemp("_actions") / "mcpdesc-docs")
+
+
+@pytest.fixture
+def run_on(action_checkout):
+    return lambda workspace, **inputs: run_action_on(action_checkout, workspace, **inputs)
+
+
+def run_action_on(action_path: Path, workspace: Path, **inputs: str) -> JobRun:
     return run_action(
         load_workflow(action_path / ACTION_FILE),
         inputs,
@@ -113,7 +121,7 @@ def test_the_action_installs_its_own_checkout_never_the_latest_release():
     assert "mcpdesc-docs" not in install["run"].split("pip install", 1)[1].split("\n")[0]
 
 
-def test_a_valid_project_passes_and_nothing_is_uploaded_unless_asked(tmp_path):
+def test_a_valid_project_passes_and_nothing_is_uploaded_unless_asked(tmp_path, run_on):
     workspace = tmp_path / "work"
     project(workspace, VALID)
     run = run_on(workspace, path="docs")
@@ -123,7 +131,7 @@ def test_a_valid_project_passes_and_nothing_is_uploaded_unless_asked(tmp_path):
     assert not (workspace / "docs" / "site").exists()
 
 
-def test_a_broken_description_fails_with_annotations_on_its_file(tmp_path):
+def test_a_broken_description_fails_with_annotations_on_its_file(tmp_path, run_on):
     workspace = tmp_path / "work"
     project(workspace, BROKEN)
     run = run_on(workspace, path="docs", **{"upload-pages": "true"})
@@ -134,7 +142,7 @@ def test_a_broken_description_fails_with_annotations_on_its_file(tmp_path):
     assert not (workspace / "docs" / "site").exists()
 
 
-def test_strict_makes_warnings_fail(tmp_path):
+def test_strict_makes_warnings_fail(tmp_path, run_on):
     workspace = tmp_path / "work"
     project(workspace, WARNS)
     lenient = run_on(workspace, path="docs/server.mcpdesc.yaml")
@@ -145,7 +153,7 @@ def test_strict_makes_warnings_fail(tmp_path):
 
 
 @pytest.mark.parametrize("flag", ["strict", "upload-pages"])
-def test_a_flag_that_is_not_true_or_false_is_refused(tmp_path, flag):
+def test_a_flag_that_is_not_true_or_false_is_refused(tmp_path, flag, run_on):
     workspace = tmp_path / "work"
     project(workspace, VALID)
     run = run_on(workspace, path="docs", **{flag: "yes"})
@@ -153,7 +161,7 @@ def test_a_flag_that_is_not_true_or_false_is_refused(tmp_path, flag):
     assert f'::error title=mcpdesc-docs::the input {flag} must be "true" or "false"' in run.outputs[-1]
 
 
-def test_upload_pages_builds_and_uploads_the_projects_site_dir(tmp_path):
+def test_upload_pages_builds_and_uploads_the_projects_site_dir(tmp_path, run_on):
     workspace = tmp_path / "work"
     project(workspace, VALID, "site_dir: public\n")
     run = run_on(workspace, path="docs", **{"upload-pages": "true"})
@@ -171,7 +179,7 @@ def test_ci_runs_the_action_on_the_sample_site(tmp_path):
 
 
 @pytest.mark.slow
-def test_check_server_gates_on_drift(tmp_path):
+def test_check_server_gates_on_drift(tmp_path, run_on):
     workspace = tmp_path / "work"
     server = ROOT / "tests" / "servers" / "helpdesk_server.py"
     command = f"{sys.executable} {server}"
