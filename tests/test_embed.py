@@ -440,3 +440,47 @@ def test_no_network_or_process_while_converting(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert "EVENTS [] True" in done.stdout
+
+
+COEXISTING = """\
+# API
+
+::: mcpdesc_docs.embed.directive.read_selection
+
+```mcpdesc
+path: helpdesk.mcpdesc.yaml
+tool: create_ticket
+```
+
+```python
+answer = 42
+```
+"""
+
+
+@pytest.mark.slow
+def test_it_coexists_with_mkdocstrings_and_superfences(tmp_path, entry_point_dir):
+    project = mkdocs_project(tmp_path, SAMPLE.read_text())
+    (project / "mkdocs.yml").write_text(
+        "site_name: Handbook\nplugins:\n  - mkdocstrings\nmarkdown_extensions:\n  - pymdownx.superfences\n  - mcpdesc\n"
+    )
+    (project / "docs" / "index.md").write_text(COEXISTING)
+    done = mkdocs_build(project, entry_point_dir)
+    assert done.returncode == 0, done.stderr
+    page = BeautifulSoup((project / "site" / "index.html").read_text(), "html.parser")
+    assert page.select("div.doc-object")  # mkdocstrings documented its identifier
+    assert page.select("section#mcpdesc-tools-create_ticket table.params")
+    assert "answer = 42" in page.get_text()  # other fences are still superfences'
+
+
+@pytest.mark.slow
+def test_why_not_a_colon_directive_mkdocstrings_takes_it(tmp_path, entry_point_dir):
+    # The reason the block is a fence: any `:::` line is mkdocstrings' identifier to document.
+    project = mkdocs_project(tmp_path, SAMPLE.read_text())
+    (project / "mkdocs.yml").write_text(
+        "site_name: Handbook\nplugins:\n  - mkdocstrings\nmarkdown_extensions:\n  - mcpdesc\n"
+    )
+    (project / "docs" / "index.md").write_text("# API\n\n::: mcpdesc helpdesk.mcpdesc.yaml\n")
+    done = mkdocs_build(project, entry_point_dir)
+    assert done.returncode == 1
+    assert "Could not collect 'mcpdesc helpdesk.mcpdesc.yaml'" in done.stderr
