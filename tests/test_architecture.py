@@ -21,11 +21,22 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("model", "diff"),
     ("render",),
     ("output", "pipeline"),
-    ("devserver", "publish", "describe"),
+    ("devserver", "publish", "describe", "embed"),
     ("commands",),
     ("cli", "__main__"),
 )
-STAGE_PACKAGES = {"source", "spec", "validation", "model", "diff", "render", "devserver", "publish", "describe"}
+STAGE_PACKAGES = {
+    "source",
+    "spec",
+    "validation",
+    "model",
+    "diff",
+    "render",
+    "devserver",
+    "publish",
+    "describe",
+    "embed",
+}
 MAX_CLASS_LINES = 300
 MAX_FUNCTION_LINES = 120
 

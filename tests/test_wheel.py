@@ -68,6 +68,11 @@ def test_the_wheel_holds_the_package_and_its_data_and_nothing_stray(distribution
     assert "mcpdesc_docs/py.typed" in names
     assert "mcpdesc_docs/templates/base.html" in names
     assert "mcpdesc_docs/themes/default/assets/mcpdesc.css" in names
+    # The Markdown extension's stylesheet, and the entry point Python-Markdown finds it by.
+    assert "mcpdesc_docs/embed/mcpdesc-embed.css" in names
+    with zipfile.ZipFile(distributions.wheel) as archive:
+        entry_points = archive.read(f"{dist_info}/entry_points.txt").decode()
+    assert "[markdown.extensions]\nmcpdesc = mcpdesc_docs.embed.extension:McpdescExtension\n" in entry_points
 
 
 def test_the_metadata_is_what_a_pypi_page_needs(distributions):

@@ -357,6 +357,19 @@ def _skeleton(site: Site, config: Config, downloads: tuple[Download, ...]) -> ob
     )
 
 
+def page_environment(theme: Theme) -> jinja2.Environment:
+    """The theme's environment with the filters every page's templates use (the globals,
+    ``url`` first, are the caller's: they differ between a site and an embedded page)."""
+    env = create_environment(theme)
+    env.filters["markdown"] = render_markdown
+    env.filters["inline_markdown"] = render_inline
+    env.filters["label"] = label
+    env.filters["breakable"] = breakable
+    env.filters["highlight"] = highlight
+    env.filters["group_rows"] = group_rows
+    return env
+
+
 Sink = Callable[[str, bytes], None]
 """Takes each file of the site as it is rendered (site-relative path, content)."""
 
@@ -372,13 +385,7 @@ def render_site(
     """The site's files. With a ``sink`` each file is handed to it as soon as it is made
     and none is kept (``build`` writes pages as they come instead of holding the whole
     site in memory), and the result is empty."""
-    env = create_environment(theme)
-    env.filters["markdown"] = render_markdown
-    env.filters["inline_markdown"] = render_inline
-    env.filters["label"] = label
-    env.filters["breakable"] = breakable
-    env.filters["highlight"] = highlight
-    env.filters["group_rows"] = group_rows
+    env = page_environment(theme)
     navigation = Navigation(site)
     skeleton = _skeleton(site, config, downloads) if cache is not None else None
     same_skeleton = cache is not None and cache.skeleton == skeleton
@@ -449,4 +456,4 @@ def render_context_keys() -> list[str]:
     return [*TemplateContext.__annotations__, "url", "page_fragments"]
 
 
-__all__ = ["Download", "RenderCache", "Sink", "TemplateError", "relative_url", "render_site"]
+__all__ = ["Download", "RenderCache", "Sink", "TemplateError", "page_environment", "relative_url", "render_site"]
