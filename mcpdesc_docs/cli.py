@@ -62,6 +62,23 @@ def _parser() -> argparse.ArgumentParser:
     deploy.add_argument("-m", "--message", help="commit message (default: names the source commit)")
     deploy.add_argument("--no-push", dest="push", action="store_false", help="commit to the local branch only")
     deploy.add_argument("--force", action="store_true", help="force the push (replaces the remote branch)")
+    versioned = deploy.add_argument_group(
+        "versioned docs", "publish one version of several, in its own directory of the branch (mike's layout)"
+    )
+    versioned.add_argument("--version", dest="publish_version", metavar="V", help="publish the site as version V")
+    versioned.add_argument(
+        "--alias",
+        dest="aliases",
+        action="append",
+        default=[],
+        metavar="A",
+        help="also publish it as A, such as latest (repeatable; moves A from another version)",
+    )
+    versioned.add_argument("--title", metavar="TITLE", help="the version's title in menus (default: V)")
+    versioned.add_argument("--delete-version", metavar="V", help="remove version V and its aliases from the branch")
+    versioned.add_argument(
+        "--set-default", metavar="V", help="redirect the branch's root to version or alias V (alone or with --version)"
+    )
 
     migrate = commands.add_parser("migrate", help="convert a 0.7.0 or 0.8.0 description to the current format")
     migrate.add_argument("file", metavar="FILE", help="a mcpdesc 0.7.0 or 0.8.0 description (edited, not rewritten)")
@@ -181,6 +198,13 @@ def _deploy(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         force=options.force,
         out=out,
         err=err,
+        versions=deploy.VersionOptions(
+            version=options.publish_version,
+            aliases=tuple(options.aliases),
+            title=options.title,
+            delete=options.delete_version,
+            set_default=options.set_default,
+        ),
     )
 
 
