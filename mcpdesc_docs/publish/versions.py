@@ -88,9 +88,10 @@ class Versions:
             if any(e.version == alias for e in self.entries):
                 raise UsageError(f"{alias!r} is a version already; it cannot be an alias")
         moved = set(aliases)
-        others = [replace(e, aliases=tuple(a for a in e.aliases if a not in moved)) for e in self.entries]
-        existing = next((e for e in others if e.version == version), None)
-        others = [e for e in others if e.version != version]
+        existing = next((e for e in self.entries if e.version == version), None)
+        others = [
+            replace(e, aliases=tuple(a for a in e.aliases if a not in moved)) for e in self.entries if e is not existing
+        ]
         if existing is None:
             entry = VersionEntry(version, title or version, tuple(aliases))
         else:
