@@ -106,7 +106,7 @@ def test_two_versions_and_an_alias(repos):
     assert {p: git(remote, "show", f"gh-pages:{p}") for p in html_files(remote, "1.0")} == old_pages
     # The alias is a copy of its version (the same git tree), moved off the old one.
     assert tree_of(remote, "latest") == tree_of(remote, "2.0")
-    assert redirect_target(remote) == "latest/"
+    assert redirect_target(remote) == "latest/index.html"
     assert git(remote, "rev-list", "--count", "gh-pages") == "3"  # on top of the old site
 
     # Every page of the new version has the menu, with the versions known at its build.
@@ -114,17 +114,24 @@ def test_two_versions_and_an_alias(repos):
     assert {"2.0/index.html", "2.0/404.html", "2.0/tools/create_ticket.html"} <= set(pages)
     for path in pages:
         up = "../" * (path.count("/") - 1)  # from the page to its version's root
-        assert menu_links(remote, path) == [f"{up}../2.0/", f"{up}../1.0/", f"{up}../versions.html"], path
+        assert menu_links(remote, path) == [
+            f"{up}../2.0/index.html",
+            f"{up}../1.0/index.html",
+            f"{up}../versions.html",
+        ], path
     current = page(remote, "2.0/tools/create_ticket.html").select('details.version-menu a[aria-current="true"]')
     assert [a.get_text() for a in current] == ["2.0 (current)"]
-    assert menu_links(remote, "1.0/index.html") == ["../1.0/", "../versions.html"]  # built before 2.0 existed
+    assert menu_links(remote, "1.0/index.html") == ["../1.0/index.html", "../versions.html"]  # built before 2.0 existed
     # The version's address is under its directory: canonical links, and 404.html's <base>.
     canonical = page(remote, "2.0/tools/create_ticket.html").select_one('link[rel="canonical"]')
     assert canonical["href"] == "https://docs.helpdesk.example.com/2.0/tools/create_ticket.html"
     assert page(remote, "2.0/404.html").select_one("base")["href"] == "/2.0/"
     # versions.html is the list that is always current.
     listed = page(remote, "versions.html")
-    assert [(a["href"], a.get_text()) for a in listed.select("li a")] == [("2.0/", "2.0 (current)"), ("1.0/", "1.0")]
+    assert [(a["href"], a.get_text()) for a in listed.select("li a")] == [
+        ("2.0/index.html", "2.0 (current)"),
+        ("1.0/index.html", "1.0"),
+    ]
 
 
 def test_redeploying_a_version_keeps_its_title_and_aliases(repos):
@@ -142,18 +149,18 @@ def test_redeploying_a_version_keeps_its_title_and_aliases(repos):
         {"version": "1.0", "title": "1.0", "aliases": []},
     ]
     assert tree_of(remote, "latest") == tree_of(remote, "stable") == tree_of(remote, "2.0")
-    assert redirect_target(remote) == "latest/"  # the first deploy's alias became the default
+    assert redirect_target(remote) == "latest/index.html"  # the first deploy's alias became the default
 
 
 def test_deleting_a_version_and_setting_the_default(repos):
     remote, source = repos
     deploy(source, "--version", "1.0", "--alias", "old")
     deploy(source, "--version", "2.0", "--alias", "latest")
-    assert redirect_target(remote) == "old/"  # set by the first versioned deploy
+    assert redirect_target(remote) == "old/index.html"  # set by the first versioned deploy
     kept = tree_of(remote, "2.0")
 
     deploy(source, "--set-default", "latest")
-    assert redirect_target(remote) == "latest/"
+    assert redirect_target(remote) == "latest/index.html"
     assert tree_of(remote, "2.0") == kept
 
     err = deploy(source, "--delete-version", "1.0")
@@ -163,10 +170,10 @@ def test_deleting_a_version_and_setting_the_default(repos):
     assert "old" not in root
     assert tree_of(remote, "2.0") == kept
     assert "default" not in err  # the default was latest, still there
-    assert [a["href"] for a in page(remote, "versions.html").select("li a")] == ["2.0/"]
+    assert [a["href"] for a in page(remote, "versions.html").select("li a")] == ["2.0/index.html"]
 
     deploy(source, "--set-default", "2.0")
-    assert redirect_target(remote) == "2.0/"
+    assert redirect_target(remote) == "2.0/index.html"
     err = deploy(source, "--delete-version", "2.0")
     assert "no version is left" in err
     assert branch_json(remote) == []
@@ -182,10 +189,10 @@ def test_the_default_follows_when_its_version_is_deleted(repos):
     deploy(source, "--version", "1.0")
     deploy(source, "--version", "1.1")
     deploy(source, "--version", "0.9")
-    assert redirect_target(remote) == "1.0/"
+    assert redirect_target(remote) == "1.0/index.html"
     err = deploy(source, "--delete-version", "1.0")
     assert "the default is now '1.1'" in err
-    assert redirect_target(remote) == "1.1/"
+    assert redirect_target(remote) == "1.1/index.html"
 
 
 @pytest.mark.parametrize(
@@ -287,3 +294,21 @@ def test_titles_from_the_branch_are_escaped_everywhere():
     assert "<b>" not in text
     assert "&lt;script&gt;" in text
     assert "a&amp;b" in text
+
+
+def test_a_hostile_versions_file_on_the_branch_is_escaped_in_the_menu(tmp_path, repos):
+    remote, source = repos
+    seed = tmp_path / "seed"
+    hostile = '<img src=x onerror="alert(1)">'
+    listed = [{"version": "1.0", "title": hostile, "aliases": ["<b>old"]}]
+    (seed / "versions.json").write_text(json.dumps(listed))
+    git(seed, "add", ".")
+    git(seed, "commit", "--quiet", "-m", "versions of another tool")
+    git(seed, "push", "--quiet", str(remote), "gh-pages")
+    deploy(source, "--version", "2.0")
+    menu = page(remote, "2.0/index.html").select_one("header details.version-menu")
+    assert menu.find("img") is None
+    assert menu.find("b") is None
+    assert hostile in menu.get_text()
+    assert "<b>old" in menu.get_text()
+    assert page(remote, "versions.html").find("img") is None

@@ -37,8 +37,10 @@ _PLAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,99}")
 # Names read from a branch: mike's rule (one non-empty path segment, not . or ..) and no
 # control characters, so that each is a directory of the tree and a printable label.
 _BRANCH_NAME = re.compile(r"[^/\\\x00-\x1f\x7f]{1,200}")
+# The root page's redirect, as we write it (``url=V/index.html``) or mike does (``url=V/``).
 _REFRESH = re.compile(
-    r"""<meta\s+http-equiv=["']?refresh["']?\s+content=["']\s*\d+\s*;\s*url=([^"'<>]*?)/?["']""", re.IGNORECASE
+    r"""<meta\s+http-equiv=["']?refresh["']?\s+content=["']\s*\d+\s*;\s*url=([^"'<>]*?)/(?:index\.html)?["']""",
+    re.IGNORECASE,
 )
 
 
@@ -201,8 +203,15 @@ def _page(title: str, head: str, body: str) -> bytes:
     ).encode()
 
 
-def _href(name: str) -> str:
-    return escape(quote(name, safe="") + "/")
+def _href(name: str, file: str = "index.html") -> str:
+    """A link to a file of version (or alias) ``name``: ``index.html`` is named, as every
+    link of the site names it, so that the link works from ``file://`` too."""
+    return escape(quote(name, safe="") + "/" + file)
+
+
+def _icon(name: str) -> str:
+    # Without one, browsers ask for /favicon.ico, which the branch does not have.
+    return f'<link rel="icon" href="{_href(name, "assets/favicon.svg")}" type="image/svg+xml">\n'
 
 
 def root_index(default: str) -> bytes:
@@ -211,7 +220,7 @@ def root_index(default: str) -> bytes:
     href = _href(default)
     return _page(
         "Redirecting",
-        f'<meta http-equiv="refresh" content="0; url={href}">\n<link rel="canonical" href="{href}">\n',
+        f'<meta http-equiv="refresh" content="0; url={href}">\n<link rel="canonical" href="{href}">\n' + _icon(default),
         f'<p>This documentation is at <a href="{href}">{escape(default)}</a>'
         f' (<a href="{VERSIONS_PAGE}">all versions</a>).</p>\n',
     )
@@ -226,8 +235,12 @@ def versions_page(versions: Versions, site_name: str) -> bytes:
         + ("</li>\n")
         for e in versions.entries
     )
+    # Dressed as the default version's pages are (their stylesheet and icon), so that the
+    # browser asks for nothing the branch lacks.
     stylesheet = (
-        f'<link rel="stylesheet" href="{_href(versions.default)}assets/mcpdesc.css">\n' if versions.default else ""
+        f'<link rel="stylesheet" href="{_href(versions.default, "assets/mcpdesc.css")}">\n{_icon(versions.default)}'
+        if versions.default
+        else ""
     )
     title = f"{site_name}: versions"
     return _page(

@@ -1,0 +1,96 @@
+"""A versioned branch (``gh-deploy --version``) in Debian Chromium: the root redirect and
+the version menu work without script, from file:// and over loopback HTTP."""
+
+from __future__ import annotations
+
+import functools
+import io
+import shutil
+import subprocess
+import tarfile
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from .browser import chromium
+from .git_repos import git, isolate_git
+from .sites import SAMPLE_DIR, run
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def branch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The gh-pages branch after versions 1.0 and 2.0 (alias latest), as a directory."""
+    tmp_path = tmp_path_factory.mktemp("versions")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        isolate_git(monkeypatch, tmp_path)
+        source = tmp_path / "source"
+        git(tmp_path, "init", "--quiet", "-b", "main", str(source))
+        for name in ("mcpdesc-docs.yml", "helpdesk.mcpdesc.yaml"):
+            shutil.copy(SAMPLE_DIR / name, source / name)
+        git(source, "add", ".")
+        git(source, "commit", "--quiet", "-m", "docs")
+        for version in ("1.0", "2.0"):
+            code, out, err = run("gh-deploy", str(source), "--no-push", "--version", version, "--alias", "latest")
+            assert code == 0, out + err
+        archive = subprocess.run(["git", "archive", "gh-pages"], cwd=source, capture_output=True, check=True).stdout
+    site = tmp_path / "site"
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(site, filter="data")
+    return site
+
+
+@pytest.fixture(scope="module")
+def http_root(branch: Path) -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(branch)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium() as instance:
+        yield instance
+
+
+@pytest.fixture(params=["file, no script", "http"])
+def tab(request: pytest.FixtureRequest, browser: Browser, branch: Path, http_root: str) -> Iterator[tuple[Page, str]]:
+    scripted = request.param == "http"
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, java_script_enabled=scripted)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    yield page, (http_root if scripted else branch.as_uri() + "/")
+    context.close()
+    assert problems == []  # no CSP refusal, script error or missing file
+
+
+def test_the_root_redirects_and_the_menu_leads_to_another_version(tab):
+    page, root = tab
+    page.goto(root + "index.html")
+    page.wait_for_url("**/latest/index.html")
+    menu = page.locator("header details.version-menu")
+    assert menu.locator("summary").inner_text().split() == ["Documentation", "version:", "2.0"]
+    assert not menu.locator("a").first.is_visible()  # folded until opened
+    menu.locator("summary").click()
+    menu.get_by_role("link", name="1.0", exact=True).click()
+    page.wait_for_url("**/1.0/index.html")
+    assert page.locator("header details.version-menu summary").inner_text().split()[-1] == "1.0"
+
+    page.goto(root + "2.0/tools/create_ticket.html")
+    page.locator("header details.version-menu summary").click()
+    page.get_by_role("link", name="All versions").click()
+    page.wait_for_url("**/versions.html")
+    assert page.locator("li a").all_inner_texts() == ["2.0", "1.0"]
