@@ -94,3 +94,19 @@ def test_the_root_redirects_and_the_menu_leads_to_another_version(tab):
     page.get_by_role("link", name="All versions").click()
     page.wait_for_url("**/versions.html")
     assert page.locator("li a").all_inner_texts() == ["2.0", "1.0"]
+
+
+def test_an_old_versions_menu_is_brought_up_to_date_over_http(tab):
+    page, root = tab
+    page.goto(root + "1.0/index.html")
+    menu = page.locator("header details.version-menu")
+    menu.locator("summary").click()
+    links = menu.locator("li a")
+    if root.startswith("http"):  # the script reads versions.json
+        page.wait_for_function("document.querySelectorAll('.version-menu li a').length === 3")
+        assert links.all_inner_texts() == ["2.0", "1.0", "All versions"]
+        assert menu.locator('a[aria-current="true"]').all_inner_texts() == ["1.0"]
+        links.first.click()
+        page.wait_for_url("**/2.0/index.html")
+    else:  # as built: 2.0 did not exist yet
+        assert links.all_inner_texts() == ["1.0", "All versions"]
