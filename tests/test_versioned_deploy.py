@@ -312,3 +312,15 @@ def test_a_hostile_versions_file_on_the_branch_is_escaped_in_the_menu(tmp_path, 
     assert hostile in menu.get_text()
     assert "<b>old" in menu.get_text()
     assert page(remote, "versions.html").find("img") is None
+
+
+def test_mikes_properties_are_kept_and_an_alias_given_twice_is_listed_once():
+    listed = b'[{"version": "1.0", "title": "1.0", "aliases": [], "properties": {"eol": true}}]'
+    versions = read_versions(listed, None).deploy("2.0", ("latest", "latest"), None)
+    assert json.loads(versions_json(versions)) == [
+        {"version": "2.0", "title": "2.0", "aliases": ["latest"]},
+        {"version": "1.0", "title": "1.0", "aliases": [], "properties": {"eol": True}},
+    ]
+    assert json.loads(versions_json(versions.delete("1.0"))) == [
+        {"version": "2.0", "title": "2.0", "aliases": ["latest"]}
+    ]

@@ -69,6 +69,9 @@ class Versions:
     entries: tuple[VersionEntry, ...] = ()
     default: str | None = None
     """A version or an alias; None when the branch has no redirect of ours or mike's."""
+    properties: tuple[tuple[str, str], ...] = ()
+    """(version, JSON text) of the ``properties`` mike 2 lets a version carry: not ours to
+    read, kept as they were for the versions that stay."""
 
     def find(self, name: str) -> VersionEntry | None:
         """The version ``name`` is, or is an alias of."""
@@ -89,6 +92,7 @@ class Versions:
                 raise UsageError(f"{alias!r} cannot be both the version and one of its aliases")
             if any(e.version == alias for e in self.entries):
                 raise UsageError(f"{alias!r} is a version already; it cannot be an alias")
+        aliases = tuple(dict.fromkeys(aliases))  # --alias latest --alias latest: once
         moved = set(aliases)
         existing = next((e for e in self.entries if e.version == version), None)
         others = [
@@ -102,7 +106,7 @@ class Versions:
         if existing is None and len(others) >= MAX_VERSIONS:
             raise UsageError(f"the branch holds {MAX_VERSIONS} versions already; delete some first")
         default = self.default if self.default is not None else (aliases[0] if aliases else version)
-        return Versions(newest_first([*others, entry]), default)
+        return Versions(newest_first([*others, entry]), default, self.properties)
 
     def delete(self, version: str) -> Versions:
         """Without ``version`` and its aliases; a default that pointed at it falls to the
@@ -116,7 +120,7 @@ class Versions:
         default = self.default
         if default is None or default == version or default in entry.aliases:
             default = left[0].version if left else None
-        return Versions(left, default)
+        return Versions(left, default, tuple(p for p in self.properties if p[0] != version))
 
     def with_default(self, name: str) -> Versions:
         if self.find(name) is None:
@@ -126,7 +130,12 @@ class Versions:
 
 def versions_json(versions: Versions) -> bytes:
     """The file mike writes: the versions newest first, each with its title and aliases."""
-    listed = [{"version": e.version, "title": e.title, "aliases": list(e.aliases)} for e in versions.entries]
+    properties = dict(versions.properties)
+    listed = [
+        {"version": e.version, "title": e.title, "aliases": list(e.aliases)}
+        | ({"properties": json.loads(properties[e.version])} if e.version in properties else {})
+        for e in versions.entries
+    ]
     return (json.dumps(listed, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
@@ -145,7 +154,12 @@ def read_versions(text: bytes | None, root_index: bytes | None) -> Versions:
     if not isinstance(listed, list) or len(listed) > MAX_VERSIONS:
         raise UsageError(f"{VERSIONS_FILE} on the branch is not a list of up to {MAX_VERSIONS} versions")
     entries = [_entry(item, index) for index, item in enumerate(listed)]
-    versions = Versions(newest_first(entries))
+    properties = tuple(
+        (str(item["version"]), json.dumps(item["properties"]))
+        for item in listed
+        if isinstance(item, dict) and "properties" in item
+    )
+    versions = Versions(newest_first(entries), properties=properties)
     seen: set[str] = set()
     for entry in versions.entries:
         for name in (entry.version, *entry.aliases):
