@@ -20,6 +20,8 @@ from .browser import chromium
 from .git_repos import git, isolate_git
 from .sites import SAMPLE_DIR, run
 
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+
 
 class QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
@@ -110,3 +112,25 @@ def test_an_old_versions_menu_is_brought_up_to_date_over_http(tab):
         page.wait_for_url("**/2.0/index.html")
     else:  # as built: 2.0 did not exist yet
         assert links.all_inner_texts() == ["1.0", "All versions"]
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("path", ["2.0/tools/create_ticket.html", "versions.html", "index.html"])
+def test_axe_finds_no_serious_or_critical_violation_with_the_menu_open(browser, http_root, path, theme):
+    # axe is injected as an inline script, which the pages' Content-Security-Policy rightly refuses.
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=theme, bypass_csp=True)
+    tab = context.new_page()
+    tab.goto(http_root + path)
+    if path == "index.html":  # the redirect's own page, before it leaves
+        tab.goto(http_root + "2.0/index.html")
+    menu = tab.locator("header details.version-menu summary")
+    if menu.count():
+        menu.click()
+    tab.add_script_tag(path=str(AXE))
+    violations = tab.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+            .filter(v => v.impact === "serious" || v.impact === "critical")
+            .map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "))"""
+    )
+    context.close()
+    assert violations == []
