@@ -99,7 +99,12 @@ def test_two_versions_and_an_alias(repos):
         {"version": "1.0", "title": "1.0", "aliases": []},
     ]
     root = set(git(remote, "ls-tree", "--name-only", "gh-pages").splitlines())
-    assert root == {"1.0", "2.0", "latest", "CNAME", ".nojekyll", "index.html", "versions.json", "versions.html"}
+    assert root == {
+        *("1.0", "2.0", "latest", "CNAME", ".nojekyll"),
+        *("index.html", "404.html", "versions.json", "versions.html"),
+    }
+    # A missing path gets the default's 404 page, whose <base> leads into its version.
+    assert git(remote, "show", "gh-pages:404.html") == git(remote, "show", "gh-pages:latest/404.html")
     assert git(remote, "show", "gh-pages:CNAME") == "docs.helpdesk.example.com"
     # The old version is the very tree it was: not a byte of its pages changed.
     assert tree_of(remote, "1.0") == old_tree
@@ -181,18 +186,20 @@ def test_deleting_a_version_and_setting_the_default(repos):
         "CNAME",
         ".nojekyll",
         "versions.json",
-    }
+    }  # no version left: no root page, no 404 page
 
 
 def test_the_default_follows_when_its_version_is_deleted(repos):
     remote, source = repos
     deploy(source, "--version", "1.0")
     deploy(source, "--version", "1.1")
-    deploy(source, "--version", "0.9")
-    assert redirect_target(remote) == "1.0/index.html"
-    err = deploy(source, "--delete-version", "1.0")
-    assert "the default is now '1.1'" in err
+    assert redirect_target(remote) == "1.0/index.html"  # the first version, until told otherwise
+    deploy(source, "--version", "0.9", "--set-default", "1.1")
     assert redirect_target(remote) == "1.1/index.html"
+    err = deploy(source, "--delete-version", "1.1")
+    assert "the default is now '1.0'" in err  # the newest left
+    assert redirect_target(remote) == "1.0/index.html"
+    assert [e["version"] for e in branch_json(remote)] == ["1.0", "0.9"]
 
 
 @pytest.mark.parametrize(

@@ -97,8 +97,20 @@ def publish_versioned(
             version_tree = index.run("write-tree", f"--prefix={change.version}/")
             for alias in sorted(rewritten - {change.version}):
                 index.run("read-tree", f"--prefix={alias}/", version_tree)
+        if versions.default is not None:
+            _root_not_found_page(index, versions.default)
         tree = index.run("write-tree")
     return commit_tree(target, tree, commit_message(target, message, change.description), force=force)
+
+
+def _root_not_found_page(index: PrivateIndex, default: str) -> None:
+    """GitHub Pages answers a missing path with the root's ``404.html``: the default's own
+    (the same blob; with the site's address known, its ``<base>`` points into its version,
+    so its links work from any depth)."""
+    staged = index.run("ls-files", "--stage", "--", f"{default}/404.html")
+    if staged:
+        mode, blob = staged.split()[:2]
+        index.run("update-index", "--add", "--cacheinfo", f"{mode},{blob},404.html")
 
 
 def _root_names(target: Target) -> list[str]:
