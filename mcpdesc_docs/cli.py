@@ -59,13 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="port to listen on; 0 picks a free one (default: 8000)")
     serve.add_argument("--open", dest="open_browser", action="store_true", help="open the site in a web browser")
 
-    deploy = commands.add_parser("gh-deploy", help="build and publish the site to a gh-pages branch")
-    deploy.add_argument("path", metavar="PATH", nargs="?", default=".", help="as for build (default: .)")
-    deploy.add_argument("--remote", default="origin", help="the remote to push to (default: origin)")
-    deploy.add_argument("--branch", default="gh-pages", help="the branch to publish to (default: gh-pages)")
-    deploy.add_argument("-m", "--message", help="commit message (default: names the source commit)")
-    deploy.add_argument("--no-push", dest="push", action="store_false", help="commit to the local branch only")
-    deploy.add_argument("--force", action="store_true", help="force the push (replaces the remote branch)")
+    _add_deploy(commands)
 
     migrate = commands.add_parser("migrate", help="convert a 0.7.0 or 0.8.0 description to the current format")
     migrate.add_argument("file", metavar="FILE", help="a mcpdesc 0.7.0 or 0.8.0 description (edited, not rewritten)")
@@ -162,6 +156,33 @@ def _add_schema(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     schema.add_argument("--spec", choices=SCHEMA_VERSIONS, help="the format version (the same as VERSION)")
 
 
+def _add_deploy(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    deploy = commands.add_parser("gh-deploy", help="build and publish the site to a gh-pages branch")
+    deploy.add_argument("path", metavar="PATH", nargs="?", default=".", help="as for build (default: .)")
+    deploy.add_argument("--remote", default="origin", help="the remote to push to (default: origin)")
+    deploy.add_argument("--branch", default="gh-pages", help="the branch to publish to (default: gh-pages)")
+    deploy.add_argument("-m", "--message", help="commit message (default: names the source commit)")
+    deploy.add_argument("--no-push", dest="push", action="store_false", help="commit to the local branch only")
+    deploy.add_argument("--force", action="store_true", help="force the push (replaces the remote branch)")
+    versioned = deploy.add_argument_group(
+        "versioned docs", "publish one version of several, in its own directory of the branch (mike's layout)"
+    )
+    versioned.add_argument("--version", dest="publish_version", metavar="V", help="publish the site as version V")
+    versioned.add_argument(
+        "--alias",
+        dest="aliases",
+        action="append",
+        default=[],
+        metavar="A",
+        help="also publish it as A, such as latest (repeatable; moves A from another version)",
+    )
+    versioned.add_argument("--title", metavar="TITLE", help="the version's title in menus (default: V)")
+    versioned.add_argument("--delete-version", metavar="V", help="remove version V and its aliases from the branch")
+    versioned.add_argument(
+        "--set-default", metavar="V", help="redirect the branch's root to version or alias V (alone or with --version)"
+    )
+
+
 def _silence_stdout() -> None:
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -214,6 +235,13 @@ def _deploy(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         force=options.force,
         out=out,
         err=err,
+        versions=deploy.VersionOptions(
+            version=options.publish_version,
+            aliases=tuple(options.aliases),
+            title=options.title,
+            delete=options.delete_version,
+            set_default=options.set_default,
+        ),
     )
 
 

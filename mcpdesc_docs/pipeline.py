@@ -33,6 +33,7 @@ from .model.urls import slugify
 from .render.data_text import ItemTexts, json_text, yaml_download_text
 from .render.pages import Download, RenderCache, Sink, render_site
 from .render.theme import load_theme
+from .render.version_menu import VersionMenu
 from .source.changes import EVERYTHING, Snapshot, SourceChange
 from .source.incremental import IncrementalJson, IncrementalYaml, SameObjects
 from .source.load import Readers, Source
@@ -169,13 +170,14 @@ def render_description(
     session: BuildSession | None = None,
     sink: Sink | None = None,
     modelled: Callable[[], object] | None = None,
+    versions: VersionMenu | None = None,
 ) -> BuildOutcome:
     """Validate (unless already done) and render in memory; nothing is written. A
     ``session`` (``serve``'s) carries what it can from one build to the next; without a
     ``validation`` it is begun here. With a ``sink`` the files go to it as they are made
     (``BuildOutcome.files`` is then empty). ``modelled`` is called once the site's model
     is made, before any page is rendered (``build`` freezes the collector's view of what
-    exists then)."""
+    exists then). ``versions``: the version menu of a versioned deploy."""
     if validation is None:
         if session is not None:
             session.begin(config)
@@ -199,5 +201,5 @@ def render_description(
 
     cache = session.render_cache if session is not None else None
     downloads = description_downloads(checked.source, cache.items if cache is not None else None)
-    render_site(site, load_theme(config.theme), config, downloads, cache, counted)
+    render_site(site, load_theme(config.theme), config, downloads, cache, counted, versions)
     return BuildOutcome(validation, files, len(pages), site.legacy_format)

@@ -8,6 +8,7 @@ installed here (this package's), and ``mcpdesc-docs`` is this checkout's."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -149,7 +150,14 @@ def test_the_workflow_pins_this_version_and_only_deploy_can_publish(tmp_path):
     writers = {
         name for name, job in workflow["jobs"].items() if any(v == "write" for v in job.get("permissions", {}).values())
     }
-    assert writers == {"deploy"}
+    # `version` pushes a version to gh-pages, and runs only on a tag of a repository that
+    # asked for versioned docs; it may write the contents and nothing else.
+    assert writers == {"deploy", "version"}
+    version = workflow["jobs"]["version"]
+    assert version["permissions"] == {"contents": "write"}
+    assert version["if"] == "github.ref_type == 'tag' && vars.MCPDESC_VERSIONED == 'true'"
+    assert build["if"] == "github.ref_type == 'branch'"
+    assert deploy["if"] == "vars.MCPDESC_VERSIONED != 'true'"
     # The publishing job runs nothing from the repository, and the build job keeps no token.
     assert all("run" not in step for step in deploy["steps"])
     assert deploy["needs"] == "build"
@@ -216,3 +224,28 @@ def test_version_flag_names_the_package_version():
 def upload_path(workflow: dict[str, Any]) -> str:
     (step,) = (step for step in workflow["jobs"]["build"]["steps"] if action_name(step) == UPLOAD)
     return str(step["with"]["path"])
+
+
+def test_a_tag_publishes_a_version_beside_the_others(tmp_path, monkeypatch):
+    """The `version` job, run for two tags in turn: versions in mike's layout on gh-pages."""
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "--quiet", "--bare", "-b", "main", str(remote))
+    repository = server_repository(tmp_path / "server")
+    monkeypatch.chdir(repository)
+    assert run("new", "docs")[0] == 0
+    git(repository, "remote", "add", "origin", str(remote))
+    workspace = push_and_check_out(repository, tmp_path / "runner" / "workspace")
+    git(workspace, "remote", "set-url", "origin", str(remote))
+    workflow = load_workflow(workspace / WORKFLOW)
+    assert workflow["on"]["push"]["tags"] == ["v*"]
+    # The checkout under test stands in for the installed package, here and after a merge.
+    environment = {**actions_environment(), "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+    for tag in ("v1.0.0", "v1.1.0"):
+        run_job(workflow, "version", workspace, {**environment, "GITHUB_REF_NAME": tag, "GITHUB_REF_TYPE": "tag"})
+    listed = json.loads(git(remote, "show", "gh-pages:versions.json"))
+    assert listed == [
+        {"version": "1.1.0", "title": "1.1.0", "aliases": ["latest"]},
+        {"version": "1.0.0", "title": "1.0.0", "aliases": []},
+    ]
+    assert git(remote, "rev-parse", "gh-pages:latest") == git(remote, "rev-parse", "gh-pages:1.1.0")
+    assert "github-actions[bot]" in git(remote, "log", "-1", "--format=%an", "gh-pages")

@@ -155,34 +155,73 @@ def prepare(config: Config, *, remote: str, branch: str, push: bool) -> Target:
     return Target(git, remote, branch, push, parent, cname, config)
 
 
-def publish(target: Target, site: Mapping[str, bytes], *, message: str | None, force: bool) -> Published:
-    """Commit the site as the branch's whole tree and push it; the user's files are untouched."""
-    git, remote, branch, parent = target.git, target.remote, target.branch, target.parent
-    files = dict(site)
-    if target.cname:
-        files["CNAME"] = f"{target.cname}\n".encode()
+def branch_file(target: Target, path: str, limit: int) -> bytes | None:
+    """A file of the branch as the deploy builds on it; None when absent (or no branch).
+    UsageError when it is larger than ``limit``: the branch is read like any input."""
+    if target.parent is None:
+        return None
+    size = target.git.run("cat-file", "-s", f"{target.parent}:{path}", check=False)
+    if size.returncode != 0:
+        return None
+    if int(size.stdout.strip() or 0) > limit:
+        raise UsageError(f"{path} on {target.branch!r} is over {limit} bytes; it is not read")
+    done = subprocess.run(
+        ["git", "cat-file", "blob", f"{target.parent}:{path}"],
+        cwd=target.git.repository,
+        capture_output=True,
+        check=False,
+    )
+    return done.stdout if done.returncode == 0 else None
 
+
+def commit_message(target: Target, message: str | None, what: str = "documentation") -> str:
+    git = target.git
     source = git.resolve("HEAD")
     dirty = bool(git.output("status", "--porcelain", "--untracked-files=no"))
     described = f"{source[:12]}{' with uncommitted changes' if dirty else ''}" if source else "an unborn branch"
-    commit_message = message or f"Deploy documentation built from {described} (mcpdesc-docs {__version__})"
+    return message or f"Deploy {what} built from {described} (mcpdesc-docs {__version__})"
 
-    with tempfile.TemporaryDirectory(prefix="mcpdesc-deploy-") as scratch:
-        work_tree = Path(scratch) / "site"
-        write_site(files, work_tree, mark=False)  # the branch is replaced by git, not by a build
-        # A private index and work tree: the user's own index and files are never touched.
-        git_dir = git.output("rev-parse", "--absolute-git-dir")
-        index_env = {
-            "GIT_INDEX_FILE": str(Path(scratch) / "index"),
-            "GIT_DIR": git_dir,
-            "GIT_WORK_TREE": str(work_tree),
+
+class PrivateIndex:
+    """A git index and a work tree of our own, in a scratch directory: the user's own
+    index and files are never touched. Pathspecs are literal (a version may be named ``*``)."""
+
+    def __init__(self, git: Git, scratch: Path) -> None:
+        self.git = git
+        self.work_tree = scratch / "site"
+        self.work_tree.mkdir()
+        self.env = {
+            "GIT_INDEX_FILE": str(scratch / "index"),
+            "GIT_DIR": git.output("rev-parse", "--absolute-git-dir"),
+            "GIT_WORK_TREE": str(self.work_tree),
+            "GIT_LITERAL_PATHSPECS": "1",
         }
-        git.run("add", "--all", "--force", ".", env=index_env, cwd=work_tree)
-        tree = git.output("write-tree", env=index_env, cwd=work_tree)
+
+    def run(self, *args: str) -> str:
+        return self.git.output(*args, env=self.env, cwd=self.work_tree)
+
+
+def publish(target: Target, site: Mapping[str, bytes], *, message: str | None, force: bool) -> Published:
+    """Commit the site as the branch's whole tree and push it; the user's files are untouched."""
+    files = dict(site)
+    if target.cname:
+        files["CNAME"] = f"{target.cname}\n".encode()
+    with tempfile.TemporaryDirectory(prefix="mcpdesc-deploy-") as scratch:
+        index = PrivateIndex(target.git, Path(scratch))
+        write_site(files, index.work_tree, mark=False)  # the branch is replaced by git, not by a build
+        index.run("add", "--all", "--force", ".")
+        tree = index.run("write-tree")
+    return commit_tree(target, tree, commit_message(target, message), force=force)
+
+
+def commit_tree(target: Target, tree: str, message: str, *, force: bool) -> Published:
+    """Commit ``tree`` on top of the branch, push it, then move the local branch; no commit
+    when the tree is the branch's already."""
+    git, remote, branch, parent = target.git, target.remote, target.branch, target.parent
     where = f"{remote}/{branch}" if target.push else f"local branch {branch!r} (not pushed)"
     if parent is not None and git.output("rev-parse", f"{parent}^{{tree}}") == tree:
         return Published(parent, False, where)
-    commit = git.output("commit-tree", tree, *(["-p", parent] if parent else []), "-m", commit_message)
+    commit = git.output("commit-tree", tree, *(["-p", parent] if parent else []), "-m", message)
 
     if target.push:
         pushed = git.run(
@@ -199,4 +238,14 @@ def publish(target: Target, site: Mapping[str, bytes], *, message: str | None, f
     return Published(commit, True, where)
 
 
-__all__ = ["Published", "Target", "github_pages_base", "prepare", "publish"]
+__all__ = [
+    "PrivateIndex",
+    "Published",
+    "Target",
+    "branch_file",
+    "commit_message",
+    "commit_tree",
+    "github_pages_base",
+    "prepare",
+    "publish",
+]

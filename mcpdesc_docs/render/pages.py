@@ -31,6 +31,7 @@ from .search import entries_json, page_entries, search_files
 from .speedups import called_directly
 from .theme import Theme, create_environment
 from .twins import llms_txt, page_twin, twin_path
+from .version_menu import VersionMenu
 from .words import WORDS_TEMPLATE, Words
 
 
@@ -69,6 +70,8 @@ class TemplateContext(TypedDict):
     base_href: str | None
     """Set on 404.html only, when the site's address is known: GitHub Pages serves that page
     at any depth, so its relative links must start from the site root."""
+    versions: VersionMenu | None
+    """The published versions, when ``gh-deploy --version`` builds the site (else None)."""
 
 
 # What templates know of the kinds, by kind name (templates receive names, not Kind objects).
@@ -137,6 +140,7 @@ def _context(
     downloads: tuple[Download, ...] = (),
     tag: Tag | None = None,
     base_href: str | None = None,
+    versions: VersionMenu | None = None,
 ) -> TemplateContext:
     previous_page, next_page = navigation.neighbours(page)
     return TemplateContext(
@@ -162,6 +166,7 @@ def _context(
         kind_dirs=_KIND_DIRS,
         scope_all=Scope(site.protocol_versions, True),
         base_href=base_href,
+        versions=versions,
     )
 
 
@@ -338,7 +343,7 @@ class PageOutput:
     search: str
 
 
-def _skeleton(site: Site, config: Config, downloads: tuple[Download, ...]) -> object:
+def _skeleton(site: Site, config: Config, downloads: tuple[Download, ...], versions: VersionMenu | None) -> object:
     # What a primitive page shows of the others: names, paths, scopes and grouping in the
     # sidebar and the previous/next links (titles and summaries appear only on the
     # overview and tag pages, which are always rendered).
@@ -354,6 +359,7 @@ def _skeleton(site: Site, config: Config, downloads: tuple[Download, ...]) -> ob
         outline,
         tuple((d.label, d.path) for d in downloads),
         site.changelog,  # each changed page is marked, linking to its changes
+        versions,
     )
 
 
@@ -381,13 +387,15 @@ def render_site(
     downloads: tuple[Download, ...] = (),
     cache: RenderCache | None = None,
     sink: Sink | None = None,
+    versions: VersionMenu | None = None,
 ) -> dict[str, bytes]:
     """The site's files. With a ``sink`` each file is handed to it as soon as it is made
     and none is kept (``build`` writes pages as they come instead of holding the whole
-    site in memory), and the result is empty."""
+    site in memory), and the result is empty. ``versions``: the version menu every page
+    shows (``gh-deploy --version``)."""
     env = page_environment(theme)
     navigation = Navigation(site)
-    skeleton = _skeleton(site, config, downloads) if cache is not None else None
+    skeleton = _skeleton(site, config, downloads, versions) if cache is not None else None
     same_skeleton = cache is not None and cache.skeleton == skeleton
     reusable = cache.pages if cache is not None and same_skeleton else {}
     fragments = PageFragments(
@@ -402,7 +410,7 @@ def render_site(
     def page(template: str, path: str, primitive: Page | None = None, **extra: Any) -> bytes:
         nonlocal rendered
         links.shown_on = path
-        context = _context(site, config, navigation, path, primitive, downloads=downloads, **extra)
+        context = _context(site, config, navigation, path, primitive, downloads=downloads, versions=versions, **extra)
         html = _render(env, template, context)
         rendered += 1
         return html
