@@ -13,7 +13,7 @@ from ..describe.update import refreshed
 from ..describe.write import description
 from ..diagnostics import Diagnostic, format_text, write_line
 from ..errors import DescriptionError, ExitCode, UsageError
-from ..source.file_write import write_user_file
+from ..source.file_write import FileWriteError, write_user_file
 from ..source.limits import DEFAULT_LIMITS
 from ..source.load import Format, Source, parse_text, read_source
 from ..source.roundtrip import canonical, dump, edit_text
@@ -182,7 +182,11 @@ def _write_schema_beside(output: Path, err: TextIO) -> None:
     if schema_file.exists() and not is_exported_schema(schema_file):
         write_line(err, f"mcpdesc-docs: note: {schema_file} is not a schema mcpdesc-docs wrote; left as it is")
         return
-    write_user_file(schema_file, schema_file_text(exported_schema(SPEC_0_9_0_RC_3)))
+    try:
+        write_user_file(schema_file, schema_file_text(exported_schema(SPEC_0_9_0_RC_3)))
+    except FileWriteError as exc:
+        # The description is written; the schema only helps an editor complete it.
+        write_line(err, f"mcpdesc-docs: note: {exc} (editors will not find the schema the modeline names)")
 
 
 def run(
@@ -231,10 +235,10 @@ def run(
     if output is None:
         out.write(printed(text, served, fmt))
     else:
-        if fmt == "yaml":
-            _write_schema_beside(Path(output), err)
         write_user_file(Path(output), text)
         write_line(err, f"mcpdesc-docs: wrote {output}")
+        if fmt == "yaml":
+            _write_schema_beside(Path(output), err)
     if problems:
         _brief(problems, err)
         write_line(
