@@ -52,6 +52,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     build.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 1, nothing written)")
     build.add_argument("--format", dest="output_format", choices=FORMATS, default="text")
+    build.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        metavar="N",
+        help="render pages in N worker processes (default: jobs in the config, else auto: the usable cores)",
+    )
 
     serve = commands.add_parser("serve", help="preview the site with live reload while you edit")
     serve.add_argument("path", metavar="PATH", nargs="?", default=".", help="as for build (default: .)")
@@ -197,6 +204,15 @@ def _validate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return validate.run(options.paths, strict=options.strict, output_format=options.output_format, out=out)
 
 
+def _jobs(text: str) -> int:
+    """``-j N``: auto (0 here, the usable cores) or a whole number from 1."""
+    if text == "auto":
+        return 0
+    if text.isdigit() and 1 <= int(text) <= 256:
+        return int(text)
+    raise argparse.ArgumentTypeError("N must be auto or a whole number from 1 to 256")
+
+
 def _build(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .commands import build
 
@@ -204,6 +220,7 @@ def _build(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         options.path,
         site_dir=options.site_dir,
         strict=options.strict,
+        jobs=options.jobs,
         output_format=options.output_format,
         out=out,
         err=err,

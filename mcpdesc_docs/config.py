@@ -73,6 +73,9 @@ class Config:
     """Bounds on the description (size, depth, values, string length, primitives)."""
     suppress: tuple[str, ...] = ()
     """Rule ids, or dotted prefixes of them, whose warnings are not reported (errors always are)."""
+    jobs: int | None = None
+    """Worker processes ``build`` may render pages in (None: as many as the usable cores;
+    1: in its own process)."""
     previous: str | None = None
     """The description to list changes since (``changes.html``): a file (made relative to
     the config's directory here), or ``git:REF:PATH``, read from the project's repository."""
@@ -214,6 +217,18 @@ def _cname(value: object, at: str, base: Path, problems: _Problems) -> str | Non
     return text
 
 
+MAX_JOBS = 256
+
+
+def _jobs(value: object, at: str, base: Path, problems: _Problems) -> int | None:
+    if value == "auto":
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_JOBS:
+        return value
+    problems.add(at, f"'jobs' must be auto or a whole number from 1 to {MAX_JOBS}")
+    return None
+
+
 def _previous(value: object, at: str, base: Path, problems: _Problems) -> str | None:
     text = _string(value, at, base, problems)
     if text is None:
@@ -342,4 +357,5 @@ _READERS: dict[str, _Reader] = {
     "limits": _limits,
     "suppress": _suppress,
     "previous": _previous,
+    "jobs": _jobs,
 }

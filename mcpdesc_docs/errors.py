@@ -44,3 +44,8 @@ class ProjectError(UsageError):
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
         super().__init__("; ".join(d.message for d in diagnostics))
         self.diagnostics = diagnostics
+
+    def __reduce__(self) -> tuple[type[ProjectError], tuple[list[Diagnostic]]]:
+        # Made again from its diagnostics, not its message: a build worker (render.parallel)
+        # hands a template's error back to the build whole.
+        return (type(self), (self.diagnostics,))

@@ -242,6 +242,23 @@ class StagedSite:
             self._writer = _FileWriter()
         self._probed, self._probe_seconds = 0, 0.0
 
+    def settle(self) -> None:
+        """Finish what the writer thread holds and stop it (the next files are written
+        in the caller's thread), so that no thread is busy when the build forks workers."""
+        if self._writer is not None:
+            writer, self._writer = self._writer, None
+            writer.finish()
+        self.threaded = False
+
+    def worker_write(self, name: str, content: bytes) -> None:
+        """``write`` for a forked worker: straight to the staging directory, in the
+        worker's own thread (it inherits no writer thread)."""
+        if self._staging is None:
+            raise RuntimeError("StagedSite.worker_write outside its with block")
+        target = self._staging.joinpath(*safe_relative_path(name).parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _write_file(target, content)
+
     def commit(self) -> None:
         staging = self._staging
         if staging is None:

@@ -31,7 +31,7 @@ from .model.primitives import PageCache
 from .model.site import Site
 from .model.urls import slugify
 from .render.data_text import ItemTexts, json_text, yaml_download_text
-from .render.pages import Download, RenderCache, Sink, render_site
+from .render.pages import Download, Parallel, RenderCache, Sink, render_site
 from .render.theme import load_theme
 from .render.version_menu import VersionMenu
 from .source.changes import EVERYTHING, Snapshot, SourceChange
@@ -171,13 +171,16 @@ def render_description(
     sink: Sink | None = None,
     modelled: Callable[[], object] | None = None,
     versions: VersionMenu | None = None,
+    parallel: Parallel | None = None,
 ) -> BuildOutcome:
     """Validate (unless already done) and render in memory; nothing is written. A
     ``session`` (``serve``'s) carries what it can from one build to the next; without a
     ``validation`` it is begun here. With a ``sink`` the files go to it as they are made
     (``BuildOutcome.files`` is then empty). ``modelled`` is called once the site's model
     is made, before any page is rendered (``build`` freezes the collector's view of what
-    exists then). ``versions``: the version menu of a versioned deploy."""
+    exists then). ``versions``: the version menu of a versioned deploy. ``parallel``: how
+    ``build`` lets workers render a large site's pages (they write straight to its
+    staging directory, past ``sink``)."""
     if validation is None:
         if session is not None:
             session.begin(config)
@@ -191,15 +194,14 @@ def render_description(
     if modelled is not None:
         modelled()
     files: dict[str, bytes] = {}
-    keep = sink if sink is not None else files.__setitem__
-    pages: set[str] = set()
-
-    def counted(path: str, content: bytes) -> None:
-        if path.endswith(".html"):
-            pages.add(path)
-        keep(path, content)
-
     cache = session.render_cache if session is not None else None
     downloads = description_downloads(checked.source, cache.items if cache is not None else None)
-    render_site(site, load_theme(config.theme), config, downloads, cache, counted, versions)
-    return BuildOutcome(validation, files, len(pages), site.legacy_format)
+    theme = load_theme(config.theme)
+    render_site(site, theme, config, downloads, cache, sink or files.__setitem__, versions, parallel)
+    return BuildOutcome(validation, files, html_pages(site), site.legacy_format)
+
+
+def html_pages(site: Site) -> int:
+    """The HTML pages a site has: the overview, one per primitive and per tag, the Changes
+    page, and 404.html."""
+    return 2 + len(site.pages) + len(site.tags) + (site.changelog is not None)

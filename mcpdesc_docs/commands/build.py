@@ -12,6 +12,8 @@ from ..errors import ExitCode
 from ..output import StagedSite, check_site_dir
 from ..pipeline import BuildOutcome, protected_paths, render_description
 from ..process_switches import frozen_heap
+from ..render.pages import Parallel
+from ..render.parallel import usable_cores
 from ..validation.validator import validate_file
 from .validate import report
 
@@ -28,10 +30,12 @@ def run(
     output_format: str,
     out: TextIO,
     err: TextIO,
+    jobs: int | None = None,
 ) -> int:
+    """``jobs``: worker processes (0: the usable cores; None: the config's ``jobs``)."""
     started = time.perf_counter()
     try:
-        built = _build(path, site_dir=site_dir, strict=strict, output_format=output_format, out=out, err=err)
+        built = _build(path, site_dir=site_dir, strict=strict, jobs=jobs, output_format=output_format, out=out, err=err)
     except KeyboardInterrupt:
         # StagedSite has deleted what was staged on its way out, and the site directory
         # is only touched by the swap, which either happened (and _build returned) or did
@@ -56,6 +60,7 @@ def _build(
     *,
     site_dir: str | None,
     strict: bool,
+    jobs: int | None,
     output_format: str,
     out: TextIO,
     err: TextIO,
@@ -77,7 +82,11 @@ def _build(
     # 5,000 tools. Unfrozen after, for a caller that goes on in this process.
     # Pages are written into the staging directory as they are rendered (not held in
     # memory); only a complete site replaces the previous one.
+    workers = jobs if jobs is not None else config.jobs
     with frozen_heap() as freeze_what_is_new, StagedSite(config.site_dir) as staged:
-        outcome = render_description(config, validation, sink=staged.write, modelled=freeze_what_is_new)
+        parallel = Parallel(workers or usable_cores(), staged.settle, lambda: staged.worker_write)
+        outcome = render_description(
+            config, validation, sink=staged.write, modelled=freeze_what_is_new, parallel=parallel
+        )
         staged.commit()
     return outcome, config.site_dir

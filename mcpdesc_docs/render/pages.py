@@ -27,6 +27,7 @@ from ..source.changes import SourceChange
 from .data_text import ItemTexts
 from .highlight import highlight
 from .markdown import render_inline, render_markdown
+from .parallel import render_in_workers, workers_for
 from .search import entries_json, page_entries, search_files
 from .speedups import called_directly
 from .theme import Theme, create_environment
@@ -380,6 +381,19 @@ Sink = Callable[[str, bytes], None]
 """Takes each file of the site as it is rendered (site-relative path, content)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Parallel:
+    """How ``build`` lets primitive pages render in worker processes (``render.parallel``)."""
+
+    jobs: int
+    """Workers at most (1: render in this process)."""
+    settle: Callable[[], None]
+    """Called before the workers are forked: the sink finishes what it was writing, so no
+    thread of this process is in the middle of anything a worker inherits."""
+    worker_sink: Callable[[], Sink]
+    """Called in each worker: a sink that writes straight into the staging directory."""
+
+
 def render_site(
     site: Site,
     theme: Theme,
@@ -388,11 +402,13 @@ def render_site(
     cache: RenderCache | None = None,
     sink: Sink | None = None,
     versions: VersionMenu | None = None,
+    parallel: Parallel | None = None,
 ) -> dict[str, bytes]:
     """The site's files. With a ``sink`` each file is handed to it as soon as it is made
     and none is kept (``build`` writes pages as they come instead of holding the whole
     site in memory), and the result is empty. ``versions``: the version menu every page
-    shows (``gh-deploy --version``)."""
+    shows (``gh-deploy --version``). ``parallel``: a large site's primitive pages may be
+    rendered by forked workers (``build``; never with serve's ``cache``)."""
     env = page_environment(theme)
     navigation = Navigation(site)
     skeleton = _skeleton(site, config, downloads, versions) if cache is not None else None
@@ -419,20 +435,43 @@ def render_site(
     with located_template_errors(WORDS_TEMPLATE):  # the twins and the index speak the theme's words
         words = Words(env)
     fresh: dict[str, PageOutput] = {}
-    search_pieces: list[str] = []
-    for primitive in site.pages:
+
+    def primitive_output(primitive: Page) -> PageOutput:
         previous = reusable.get(primitive.path)
-        if previous is None or previous.page != primitive:
-            html = page("primitive.html", primitive.path, primitive)
-            with located_template_errors(WORDS_TEMPLATE):
-                twin = page_twin(primitive, words).encode("utf-8")
-                search = entries_json(page_entries(site, primitive))
-            previous = PageOutput(primitive, html, twin, search)
-        if cache is not None:
-            fresh[primitive.path] = previous
-        emit(primitive.path, previous.html)
-        emit(twin_path(primitive.path), previous.twin)
-        search_pieces.append(previous.search)
+        if previous is not None and previous.page == primitive:
+            return previous
+        html = page("primitive.html", primitive.path, primitive)
+        with located_template_errors(WORDS_TEMPLATE):
+            twin = page_twin(primitive, words).encode("utf-8")
+            search = entries_json(page_entries(site, primitive))
+        return PageOutput(primitive, html, twin, search)
+
+    workers = workers_for(len(site.pages), parallel.jobs) if parallel is not None and cache is None else 1
+    if parallel is not None and workers > 1:
+        worker_settings = parallel
+
+        def chunk(start: int, stop: int) -> tuple[list[str], int]:
+            write, before = worker_settings.worker_sink(), rendered
+            pieces = []
+            for primitive in site.pages[start:stop]:
+                output = primitive_output(primitive)
+                write(primitive.path, output.html)
+                write(twin_path(primitive.path), output.twin)
+                pieces.append(output.search)
+            return pieces, rendered - before
+
+        parallel.settle()
+        search_pieces, in_workers = render_in_workers(len(site.pages), chunk, workers)
+        rendered += in_workers
+    else:
+        search_pieces = []
+        for primitive in site.pages:
+            output = primitive_output(primitive)
+            if cache is not None:
+                fresh[primitive.path] = output
+            emit(primitive.path, output.html)
+            emit(twin_path(primitive.path), output.twin)
+            search_pieces.append(output.search)
     for tag in site.tags:
         emit(tag.path, page("tag.html", tag.path, tag=tag))
     if site.changelog is not None:

@@ -213,6 +213,10 @@ def config_schema() -> Schema:
                 "description": "Rule ids, or dotted prefixes of them, whose warnings are not reported (errors are).",
                 "items": {"type": "string", "minLength": 1},
             },
+            "jobs": {
+                "description": "Worker processes build may render pages in (default: auto, the usable cores).",
+                "anyOf": [{"const": "auto"}, {"type": "integer", "minimum": 1, "maximum": 256}],
+            },
             "previous": {
                 "type": "string",
                 "pattern": r"^(?!git:)\S|^git:[^:]+:.+$",
