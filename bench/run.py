@@ -5,8 +5,10 @@
 Each size is measured twice, with the description as YAML and as JSON (the same data).
 The floor is measured in the same run: libyaml's event scan of the same text (the least
 any reader of it must do) plus writing the same files with the same bytes. Times are
-medians; memory is the peak RSS of each command's own process (its VmHWM, reported as it
-exits), the largest of its runs. "serve edit" is the time from saving a one-line edit to the dev server
+medians; "build" lets the build use its default workers (``-j auto``), "build -j1" renders
+in one process. Memory is the peak RSS of each command's own process (its VmHWM, reported
+as it exits), the largest of its runs; a build's workers share its pages copy-on-write and
+are not counted. "serve edit" is the time from saving a one-line edit to the dev server
 having the new site swapped in (file watcher, debounce and rebuild; the browser then
 reloads one page).
 
@@ -176,6 +178,7 @@ def measure(n: int, fmt: str) -> str:
         site = scratch / "site"
         validations = [timed([*CLI, "validate", str(description)]) for _ in range(runs)]
         builds = [timed([*CLI, "build", str(description), "-o", str(site)]) for _ in range(runs)]
+        serial = [timed([*CLI, "build", str(description), "-o", str(site), "-j", "1"])[0] for _ in range(runs)]
         floors = [floor(description, site, scratch) for _ in range(runs)]
         peer = mcpcontract(description, scratch, runs)
         edit = serve_edit(description, description, "Tool number 1", "tools/tool_00001.html")
@@ -183,6 +186,7 @@ def measure(n: int, fmt: str) -> str:
         size = description.stat().st_size / 1024 / 1024
         return (
             f"{n:>6} {fmt:>4} {size:>6.2f}MiB {statistics.median(t for t, _ in validations):>7.2f}s {build:>7.2f}s "
+            f"{statistics.median(serial):>7.2f}s "
             f"{base:>7.2f}s {build / base:>10.2f}x {peer:>11} {edit:>9.2f}s "
             f"{max(m for _, m in validations):>9}MiB {max(m for _, m in builds):>6}MiB"
         )
@@ -195,8 +199,8 @@ def main() -> None:
     print(f"Python {sys.version.split()[0]}, {cores} cores")
     build, edit = sample_site()
     print(f"sample-site: build {build:.2f}s, serve edit {edit:.2f}s")
-    header = ("N", "in", "size", "validate", "build", "floor", "build/floor", "mcpcontract", "serve edit")
-    widths = (6, 4, 8, 9, 8, 8, 11, 11, 10)
+    header = ("N", "in", "size", "validate", "build", "build -j1", "floor", "build/floor", "mcpcontract", "serve edit")
+    widths = (6, 4, 8, 9, 8, 9, 8, 11, 11, 10)
     memory = ("validate RSS", "build RSS")
     print(" ".join(f"{h:>{w}}" for h, w in zip(header, widths, strict=True)), " ".join(memory))
     for n in sizes:
