@@ -7,10 +7,17 @@ from pathlib import Path
 from typing import TextIO
 
 from ..config import find_config, load_config
-from ..diagnostics import format_sarif, json_report, json_text, write_report
+from ..diagnostics import RuleHelp, format_sarif, json_report, json_text, write_report
 from ..errors import ExitCode
 from ..validation.validator import ValidationResult, validate_file
-from .rules import rule_help
+
+
+def rule_help(rule_id: str) -> RuleHelp | None:
+    """A rule's explanation, for SARIF. Imported when asked: the rule reference reaches the
+    theme's rule (and so Jinja and Markdown), which a plain ``validate`` never loads."""
+    from .rules import rule_help as explained
+
+    return explained(rule_id)
 
 
 def report(result: ValidationResult, output_format: str, out: TextIO) -> None:
