@@ -248,3 +248,25 @@ def test_every_subcommand_the_parser_knows_has_a_runner():
     parser = cli._parser()
     subcommands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert set(subcommands.choices) == set(cli._COMMANDS)
+
+
+IMPORTED = """
+import sys
+from mcpdesc_docs.cli import main
+
+code = main(sys.argv[1:])
+heavy = ("jinja2", "markdown_it", "pygments", "mcp", "dulwich", "watchfiles")
+print("LOADED", sorted(name for name in heavy if name in sys.modules))
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize("output_format", ["text", "json", "github"])
+def test_validate_loads_no_renderer_server_sdk_or_git(output_format: str) -> None:
+    # Each command imports what it needs when it needs it: validate renders nothing.
+    argv = ["validate", str(SAMPLE), "--format", output_format]
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORTED, *argv], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "LOADED []" in done.stdout
