@@ -180,6 +180,14 @@
     });
   }
 
+  // Back to the top ([data-back-to-top]): a plain link; with scripts it shows only once the
+  // reader has scrolled a screen down.
+  if (document.querySelector("[data-back-to-top]")) {
+    var markScrolled = function () { html.classList.toggle("scrolled", window.scrollY > window.innerHeight); };
+    window.addEventListener("scroll", markScrolled, { passive: true });
+    markScrolled();
+  }
+
   // Search: MiniSearch (vendored under assets/vendor/) over the entries written at build
   // time, both loaded on first use with script elements (fetch is refused on file://).
   // Prefix and fuzzy matching, names ranked first, matches marked.
