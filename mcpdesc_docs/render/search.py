@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..kinds import BY_NAME
+from ..model.forms import Option
 from ..model.schema_tree import SchemaRow
 from ..model.site import Page, Site, Variant, first_sentence, label
 from .markdown import plain_text
@@ -66,6 +67,16 @@ def _choice_words(row: SchemaRow) -> list[str]:
     title of a ``const`` option: "urgent" finds the parameter that accepts it."""
     words = [choice[1:-1] if choice.startswith('"') else choice for choice in row.choices]
     return [*words, row.title] if row.title and not row.is_property else words
+
+
+def _option_words(options: Iterable[Option]) -> list[str]:
+    """A form field's choices: each value, and its label when that says more."""
+    words: dict[str, None] = {}
+    for option in options:
+        words.setdefault(option.value, None)
+        if option.label.lower() != option.value.lower():
+            words.setdefault(option.label, None)
+    return [f"· one of: {' · '.join(words)}"] if words else []
 
 
 def _property_entries(rows: Iterable[SchemaRow], kind: str, path: str, versions: str) -> list[Entry]:
@@ -130,7 +141,9 @@ def _variant_entries(site: Site, page: Page, variant: Variant) -> list[Entry]:
                     form_field.name,
                     f"Form field of elicitation {card.name} ({owner})",
                     f"{page.path}#{card.anchor}-f{position}",
-                    _clip(" ".join(filter(None, [form_field.label, form_field.help]))),
+                    _clip(
+                        " ".join(filter(None, [form_field.label, form_field.help, *_option_words(form_field.options)]))
+                    ),
                     form_field.name,
                     _only_in(card.scope.versions, site),
                 )
