@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from mcpdesc_docs.devserver.handler import rooted
 from mcpdesc_docs.model.install import CLIENTS, build_install, config_key
 from mcpdesc_docs.model.links import is_install_link, is_safe_link
 from mcpdesc_docs.model.risk import risk_marks
@@ -157,3 +158,21 @@ def test_marks_titles_and_deprecation_in_every_list(sample_site):
     assert entry.select_one(".risk-danger")
     assert entry.select_one(".badge-deprecated")
     assert "Delete ticket" in entry.get_text()
+
+
+def test_serve_roots_its_404_page():
+    page = b'<!doctype html>\n<html><head>\n<meta charset="utf-8">'
+    assert rooted(page) == b'<!doctype html>\n<html><head>\n<base href="/">\n<meta charset="utf-8">'
+    with_base = b'<html><head>\n<base href="/repo/">'
+    assert rooted(with_base) == with_base
+
+
+def test_search_indexes_enum_values_const_titles_and_template_variables(sample_site):
+    text = (sample_site / "search-index.json").read_text(encoding="utf-8")
+    entries = json.loads(text)
+    priority = [e for e in entries if e["title"] == "priority"]
+    assert priority
+    assert all("urgent" in e["text"] for e in priority)
+    assert any("Urgent – people cannot work" in e["text"] for e in priority)  # a const's title
+    variables = {e["title"] for e in entries if e["kind"].startswith("URI template variable")}
+    assert {"ticket_id", "team", "period"} <= variables

@@ -325,7 +325,8 @@ def test_pages_have_no_inline_event_handlers_and_only_our_script(sample_site):
 
 def test_pages_read_without_javascript(sample_site):
     # Everything is in the markup: only controls that need a script (search, version picker,
-    # theme and menu buttons, the version note) start hidden, and scripts reveal them.
+    # theme and menu buttons, the version note, the 404 page's guesses) start hidden, and
+    # scripts reveal them.
     for page_path in html_pages(sample_site):
         page = parse(page_path)
         hidden = page.select("[hidden]")
@@ -336,7 +337,8 @@ def test_pages_read_without_javascript(sample_site):
                 element.has_attr("data-js-only")
                 or element.find_parent(attrs={"data-js-only": True})
                 or any(
-                    element.has_attr(hook) for hook in ("data-nav-toggle", "data-search-results", "data-version-note")
+                    element.has_attr(hook)
+                    for hook in ("data-nav-toggle", "data-search-results", "data-version-note", "data-did-you-mean")
                 )
             ), element
             assert not element.select("main *, [data-elicitation], [data-primitive]")

@@ -462,7 +462,11 @@
       input.value = words;
       loadIndex(function () {
         var found = engine.search(words, { prefix: true, fuzzy: 0.34, combineWith: "OR" }).slice(0, 5);
-        var list = guesses.querySelector("ul");
+        var heading = document.createElement("h2");
+        heading.textContent = "Did you mean";
+        var list = document.createElement("ul");
+        guesses.appendChild(heading);
+        guesses.appendChild(list);
         found.forEach(function (result) {
           var entry = index[result.id];
           var item = document.createElement("li");
