@@ -234,7 +234,7 @@ def test_behaviour_marks_are_coloured_and_implied_ones_dashed(
 
 
 @pytest.mark.parametrize("theme", THEMES)
-@pytest.mark.parametrize("width", [360, 390])
+@pytest.mark.parametrize("width", [360, 390, 768])
 def test_the_header_stays_on_phones(browser: Browser, origin: str, width: int, theme: str) -> None:
     with tab_at(browser, width, theme) as page:
         page.goto(f"{origin}everything/index.html")
@@ -305,3 +305,32 @@ def test_a_deep_404_is_styled_and_guesses_from_the_address(
     assert [url for url, status in responses if status == 404] == [
         f"{origin}sample/tools/old/deeper/escalate_tiket.html"
     ]
+
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize(
+    "path", ["everything/index.html", "sample/tags/tickets.html", "sample/tools/gone/escalate_tiket.html"]
+)
+def test_axe_finds_nothing_serious_in_the_first_look(
+    browser: Browser, origin: str, path: str, width: int, theme: str
+) -> None:
+    # axe is injected as an inline script, which the pages' Content-Security-Policy rightly refuses.
+    context = browser.new_context(viewport={"width": width, "height": FOLD}, color_scheme=theme, bypass_csp=True)
+    tab = context.new_page()
+    try:
+        tab.goto(origin + path)
+        if "gone" in path:
+            tab.locator("[data-did-you-mean] a").first.wait_for()
+        tab.add_script_tag(path=str(AXE))
+        violations = tab.evaluate(
+            """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+                .filter(v => v.impact === "serious" || v.impact === "critical")
+                .map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "))"""
+        )
+    finally:
+        context.close()
+    assert violations == []

@@ -176,3 +176,19 @@ def test_search_indexes_enum_values_const_titles_and_template_variables(sample_s
     assert any("Urgent – people cannot work" in e["text"] for e in priority)  # a const's title
     variables = {e["title"] for e in entries if e["kind"].startswith("URI template variable")}
     assert {"ticket_id", "team", "period"} <= variables
+
+
+def test_a_parameter_is_found_by_its_values_and_their_titles(tmp_path):
+    schema = {
+        "type": "object",
+        "properties": {
+            "level": {"type": "string", "enum": ["quiet", "loud"]},
+            "mode": {"oneOf": [{"const": "fast", "title": "Fast lane"}, {"const": "safe", "title": "Careful"}]},
+        },
+    }
+    document = base_document(tools=[{"name": "tune", "inputSchema": schema}])
+    entries = json.loads((built(tmp_path, document) / "search-index.json").read_text(encoding="utf-8"))
+    texts = {e["title"]: e["text"] for e in entries if e["kind"].startswith("Parameter of")}
+    assert "quiet" in texts["level"]
+    assert "loud" in texts["level"]
+    assert all(word in texts["mode"] for word in ("fast", "Fast lane", "safe", "Careful"))
