@@ -61,6 +61,11 @@ def test_a_secret_is_never_pasted_as_its_description():
     assert "Your API token" not in json.dumps([c.config for c in install.clients if c.client != "vscode"])
 
 
+def test_inputs_that_read_alike_get_ids_of_their_own():
+    install = build_install("x", "stdio", "x", [], {"API_TOKEN": "", "api-token": "", "Api.Token": ""}, None)
+    assert [s.input_id for s in install.secrets] == ["api-token", "api-token-2", "api-token-3"]
+
+
 def test_prose_values_are_asked_for_but_plain_values_are_kept():
     env = {"PROJECT_DIR": "The folder to index", "MODE": "tab\there", "LEVEL": "debug"}
     install = build_install("x", "stdio", "x", [], env, None)

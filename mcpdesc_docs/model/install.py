@@ -12,8 +12,8 @@ import base64
 import json
 import re
 import shlex
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import quote
 
@@ -90,6 +90,20 @@ def _secret(name: str, value: str) -> Secret | None:
     )
 
 
+def _unique_ids(secrets: Iterable[Secret]) -> tuple[Secret, ...]:
+    """The secrets with input ids told apart (``API_TOKEN`` and ``api-token`` read alike)."""
+    seen: set[str] = set()
+    kept = []
+    for secret in secrets:
+        input_id, n = secret.input_id, 1
+        while input_id in seen:
+            n += 1
+            input_id = f"{secret.input_id}-{n}"
+        seen.add(input_id)
+        kept.append(replace(secret, input_id=input_id))
+    return tuple(kept)
+
+
 def _stdio_entry(command: str, args: list[str], env: Mapping[str, str], values: Mapping[str, str]) -> dict[str, Any]:
     entry: dict[str, Any] = {"command": command}
     if args:
@@ -113,8 +127,7 @@ def build_install(
 ) -> Install:
     """The install panel of one transport (``kind``: stdio, streamable-http or sse)."""
     key = config_key(server_name)
-    found = (_secret(k, v) for k, v in env.items())
-    secrets = tuple(s for s in found if s is not None)
+    secrets = _unique_ids(s for s in (_secret(k, v) for k, v in env.items()) if s is not None)
     placeholders = {s.name: s.placeholder for s in secrets}
     prompts = {s.name: "${input:" + s.input_id + "}" for s in secrets}
     if kind == "stdio":
