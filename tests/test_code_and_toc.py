@@ -190,7 +190,8 @@ def test_each_transport_gives_a_client_configuration(tmp_path):
     overview = parse(built(tmp_path, document) / "index.html")
     configs = [json.loads(pre.get_text()) for pre in overview.select(".client-config pre")]
     assert configs == [
-        {"mcpServers": {"example": {"command": "example-mcp", "args": ["--quiet"], "env": {"TOKEN": "${TOKEN}"}}}},
+        # A secret's value is never pasted: a placeholder stands for it.
+        {"mcpServers": {"example": {"command": "example-mcp", "args": ["--quiet"], "env": {"TOKEN": "<YOUR_TOKEN>"}}}},
         {"mcpServers": {"example": {"type": "http", "url": "https://mcp.example.com/"}}},
     ]
 

@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from mcpdesc_docs.errors import DescriptionError
+from mcpdesc_docs.model.links import is_install_link
 from mcpdesc_docs.source.roundtrip import canonical, edit_text
 
 from .edit_cases import CHANGES, EDITS, SOURCES, baseline, comment_places, data_of, line_key
@@ -80,7 +81,10 @@ def no_executable_content(site: Path) -> None:
                 assert not attribute.lower().startswith("on"), (page_path, element.name, attribute)
                 if attribute in ("href", "src", "action", "formaction", "srcset", "poster", "data"):
                     text = value if isinstance(value, str) else " ".join(value)
-                    assert urlsplit(text.strip()).scheme.lower() in ("", "http", "https", "mailto"), text
+                    # The build's own install links (a[data-install-link]) may use two schemes more.
+                    made = element.name == "a" and element.has_attr("data-install-link") and is_install_link(text)
+                    allowed = ("", "http", "https", "mailto", *(("cursor", "vscode") if made else ()))
+                    assert urlsplit(text.strip()).scheme.lower() in allowed, text
         assert page.select("iframe, object, embed, img, math, form[action], meta[http-equiv=refresh i]") == []
 
 

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from mcpdesc_docs.model.links import is_safe_link
+from mcpdesc_docs.model.links import is_install_link, is_safe_link
 from mcpdesc_docs.render.markdown import render_markdown
 
 from .sites import SAMPLE, build, html_pages, load_data, parse
@@ -81,7 +81,10 @@ def test_no_script_or_handler_or_dangerous_link_survives(hostile_site):
                 assert not attribute.lower().startswith("on"), (page_path, element.name, attribute)
                 if attribute in ("href", "src", "action", "formaction", "srcset", "poster", "data"):
                     text = value if isinstance(value, str) else " ".join(value)
-                    assert urlsplit(text.strip()).scheme.lower() in ("", "http", "https", "mailto"), (page_path, text)
+                    # The build's own install links (a[data-install-link]) may use two schemes more.
+                    made = element.name == "a" and element.has_attr("data-install-link") and is_install_link(text)
+                    allowed = ("", "http", "https", "mailto", *(("cursor", "vscode") if made else ()))
+                    assert urlsplit(text.strip()).scheme.lower() in allowed, (page_path, text)
                 assert attribute != "style", (page_path, element.name)  # the theme uses no inline styles
                 if attribute in ("src", "srcset", "poster", "data"):  # would load: only our own assets
                     assert "evil.example" not in str(value)

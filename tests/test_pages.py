@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 import pytest
 from bs4 import BeautifulSoup, Tag
 
+from mcpdesc_docs.model.links import is_install_link
 from mcpdesc_docs.model.urls import slugify
 
 from .sites import SAMPLE_DIR, html_pages, load_data, parse
@@ -256,7 +257,15 @@ def test_internal_links_are_relative_and_resolve(sample_site):
             href = anchor["href"]
             parts = urlsplit(href)
             if parts.scheme:
-                assert parts.scheme in ("http", "https", "mailto"), href
+                # Two custom schemes, on the install links the build makes (and marks) only.
+                allowed = (
+                    "http",
+                    "https",
+                    "mailto",
+                    *(("cursor", "vscode") if anchor.has_attr("data-install-link") else ()),
+                )
+                assert parts.scheme in allowed, href
+                assert anchor.has_attr("data-install-link") == is_install_link(href), href
                 continue
             assert not href.startswith("/"), (page_path, href)
             target = (page_path.parent / parts.path).resolve() if parts.path else page_path
@@ -316,7 +325,8 @@ def test_pages_have_no_inline_event_handlers_and_only_our_script(sample_site):
 
 def test_pages_read_without_javascript(sample_site):
     # Everything is in the markup: only controls that need a script (search, version picker,
-    # theme and menu buttons, the version note) start hidden, and scripts reveal them.
+    # theme and menu buttons, the version note, the 404 page's guesses) start hidden, and
+    # scripts reveal them.
     for page_path in html_pages(sample_site):
         page = parse(page_path)
         hidden = page.select("[hidden]")
@@ -327,7 +337,8 @@ def test_pages_read_without_javascript(sample_site):
                 element.has_attr("data-js-only")
                 or element.find_parent(attrs={"data-js-only": True})
                 or any(
-                    element.has_attr(hook) for hook in ("data-nav-toggle", "data-search-results", "data-version-note")
+                    element.has_attr(hook)
+                    for hook in ("data-nav-toggle", "data-search-results", "data-version-note", "data-did-you-mean")
                 )
             ), element
             assert not element.select("main *, [data-elicitation], [data-primitive]")
@@ -399,7 +410,7 @@ def test_tag_pages_and_sidebar_groups(sample_site, description):
         tagged = {item["name"] for _, _, item in declarations(description) if tag["name"] in item.get("tags", [])}
         assert listed == tagged
     nav = parse(sample_site / "index.html").select_one("#site-nav")
-    tickets = [a.get_text() for a in nav.select(".nav-kind")[0].select(".nav-group")[0].select("li a")]
+    tickets = [a.get_text() for a in nav.select(".nav-kind")[0].select(".nav-group")[0].select("li > a")]
     assert tickets[-1] == "delete_ticket"  # deprecated last within its group
     assert [h.get_text(strip=True) for h in nav.select(".nav-kind")[0].select(".nav-tag")] == ["tickets", "knowledge"]
 

@@ -48,6 +48,15 @@ class Served(Protocol):
     def wait_for_change(self, token: str, timeout: float) -> str: ...
 
 
+def rooted(page: bytes) -> bytes:
+    """The 404 page as sent for any missing path, however deep: its links are relative to
+    the site root, where serve serves the site (a build knows the root only from
+    ``site_url``, and then the page has its ``<base>`` already)."""
+    if b"<base " in page:
+        return page
+    return page.replace(b"<head>", b'<head>\n<base href="/">', 1)
+
+
 class LocalHTTPServer(ThreadingHTTPServer):
     def server_bind(self) -> None:
         # HTTPServer.server_bind looks up the host's fully qualified name, which can mean a
@@ -154,7 +163,7 @@ def handler_for(server: Served) -> type[BaseHTTPRequestHandler]:
                 return
             if path is None:
                 not_found = site.get("404.html")
-                body = server.decorate(not_found) if not_found is not None else b"Not found"
+                body = server.decorate(rooted(not_found)) if not_found is not None else b"Not found"
                 self._send(HTTPStatus.NOT_FOUND, body, "text/html; charset=utf-8", send_body)
                 return
             content_type = mimetypes.guess_type(path)[0] or "application/octet-stream"

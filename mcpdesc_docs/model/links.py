@@ -20,3 +20,14 @@ def is_safe_link(url: str) -> bool:
         return scheme in SAFE_SCHEMES
     # "//host/path" is relative in syntax only: it leaves the site like an absolute URL.
     return not cleaned.startswith(("//", "\\\\", "/\\", "\\/"))
+
+
+# The two custom schemes a page links to: one-click install links the build makes from a
+# transport (model/install.py), never a URL a description gives (is_safe_link refuses them).
+CURSOR_INSTALL = "cursor://anysphere.cursor-deeplink/mcp/install?"
+VSCODE_INSTALL = "vscode:mcp/install?"
+
+
+def is_install_link(url: str) -> bool:
+    """Whether ``url`` has the shape of a generated install link (tests check pages with it)."""
+    return url.startswith((CURSOR_INSTALL, VSCODE_INSTALL))

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 
 from ..kinds import BY_NAME
 from .forms import FormPreview
+from .install import Install
+from .risk import RiskMark, risk_marks
 from .schema_tree import SchemaTree, ShownElsewhere
 
 # --- small shared pieces ---------------------------------------------------------------
@@ -187,7 +189,10 @@ class Transport:
     legacy: bool
     extensions: tuple[JsonItem, ...]
     client_config: str
-    """The ``mcpServers`` entry MCP clients read to connect this way (JSON)."""
+    """The ``mcpServers`` entry MCP clients read to connect this way (JSON), secrets as
+    placeholders (the install panel's "Other" tab)."""
+    install: Install | None
+    """The install panel's tabs; None after the first ``install.PANELS`` transports."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -477,6 +482,9 @@ class Page:
     tag_names: tuple[str, ...] = field(init=False, compare=False)
     """The variants' tags, each once, in the order they first appear."""
     elicitation_count: int = field(init=False, compare=False)
+    risk: tuple[RiskMark, ...] = field(init=False, compare=False)
+    """A tool's behaviour marks (its first variant's hints, declared or implied); empty
+    for other kinds."""
 
     def __post_init__(self) -> None:
         title = self.variants[0].display_title
@@ -492,6 +500,7 @@ class Page:
             "deprecated": all(v.deprecated for v in self.variants),
             "tag_names": tuple(tags),
             "elicitation_count": sum(len(v.elicitations) for v in self.variants),
+            "risk": risk_marks((h.key, h.value) for h in self.variants[0].hints) if self.kind == "tool" else (),
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)

@@ -3,36 +3,14 @@
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping
-from typing import Any
 
-from ..diagnostics import visible, visible_json
+from ..diagnostics import visible
 from ..validation.document import Document, as_list, as_object, strings
+from .install import PANELS, build_install
 from .security import transport_view
 from .site import Transport
 from .urls import transport_anchor
 from .values import extensions, root_level_scope, string
-
-_CLIENT_TYPES = {"streamable-http": "http", "sse": "sse"}
-"""The ``type`` an ``mcpServers`` entry gives a transport reached by URL."""
-
-
-def client_config(server: str, kind: str, data: Mapping[str, Any]) -> str:
-    """The ``mcpServers`` JSON that MCP clients (Claude Desktop, Cursor, VS Code ...) read:
-    command, args and env for stdio; the type and URL for HTTP. Invisible and
-    direction-changing characters are JSON escapes, which mean the same characters."""
-    entry: dict[str, Any]
-    if kind == "stdio":
-        entry = {"command": string(data, "command") or ""}
-        args = strings(data.get("args"))
-        if args:
-            entry["args"] = args
-        env = as_object(data.get("env"))
-        if env:
-            entry["env"] = {k: str(v) for k, v in env.items()}
-    else:
-        entry = {"type": _CLIENT_TYPES.get(kind, kind), "url": string(data, "url") or ""}
-    return visible_json({"mcpServers": {server or "server": entry}})
 
 
 def build_transports(document: Document) -> tuple[Transport, ...]:
@@ -46,6 +24,8 @@ def build_transports(document: Document) -> tuple[Transport, ...]:
         args = tuple(strings(data.get("args")))
         url = string(data, "url")
         env = tuple((k, str(v)) for k, v in as_object(data.get("env")).items())
+        install = build_install(server, kind, command, list(args), dict(env), url)
+        shown = install if index < PANELS else None
         copied = [url or "", command or "", *args, *(text for pair in env for text in pair)]
         transports.append(
             Transport(
@@ -62,7 +42,8 @@ def build_transports(document: Document) -> tuple[Transport, ...]:
                 security=transport_view(data, server_default),
                 legacy=kind == "sse",
                 extensions=extensions(data),
-                client_config=client_config(server, kind, data),
+                client_config=install.clients[-1].config or "",
+                install=shown,
             )
         )
     return tuple(transports)

@@ -345,10 +345,10 @@ class PageOutput:
 
 
 def _skeleton(site: Site, config: Config, downloads: tuple[Download, ...], versions: VersionMenu | None) -> object:
-    # What a primitive page shows of the others: names, paths, scopes and grouping in the
-    # sidebar and the previous/next links (titles and summaries appear only on the
-    # overview and tag pages, which are always rendered).
-    outline = tuple((p.path, p.name, p.label, p.deprecated, p.scope, p.tag_names) for p in site.pages)
+    # What a primitive page shows of the others: names, titles, behaviour marks, paths,
+    # scopes and grouping in the sidebar and the previous/next links (summaries appear
+    # only on the overview and tag pages, which are always rendered).
+    outline = tuple((p.path, p.name, p.label, p.title, p.risk, p.deprecated, p.scope, p.tag_names) for p in site.pages)
     return (
         config,
         site.server,

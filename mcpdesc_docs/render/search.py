@@ -10,10 +10,13 @@ script element, so search also works when the site is opened from ``file://``, w
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..kinds import BY_NAME
+from ..model.forms import Option
+from ..model.schema_tree import SchemaRow
 from ..model.site import Page, Site, Variant, first_sentence, label
 from .markdown import plain_text
 from .words import Words
@@ -45,6 +48,55 @@ def _only_in(versions: tuple[str, ...], site: Site) -> str:
     return "" if set(site.protocol_versions) <= set(versions) else " ".join(versions)
 
 
+_TEMPLATE_EXPRESSION = re.compile(r"\{[+#./;?&=,!@|]?([^}]*)\}")
+
+
+def _template_variables(template: str | None) -> list[str]:
+    """The variable names of an RFC 6570 URI template (``{+path}``, ``{?q,limit*}``), each once."""
+    names: dict[str, None] = {}
+    for expression in _TEMPLATE_EXPRESSION.findall(template or ""):
+        for spec in expression.split(","):
+            name = spec.split(":", 1)[0].rstrip("*").strip()
+            if name:
+                names.setdefault(name, None)
+    return list(names)
+
+
+def _choice_words(row: SchemaRow) -> list[str]:
+    """A row's enum values and consts as words (strings without their JSON quotes), and the
+    title of a ``const`` option: "urgent" finds the parameter that accepts it."""
+    words = [choice[1:-1] if choice.startswith('"') else choice for choice in row.choices]
+    return [*words, row.title] if row.title and not row.is_property else words
+
+
+def _option_words(options: Iterable[Option]) -> list[str]:
+    """A form field's choices: each value, and its label when that says more."""
+    words: dict[str, None] = {}
+    for option in options:
+        words.setdefault(option.value, None)
+        if option.label.lower() != option.value.lower():
+            words.setdefault(option.label, None)
+    return [f"· one of: {' · '.join(words)}"] if words else []
+
+
+def _property_entries(rows: Iterable[SchemaRow], kind: str, path: str, versions: str) -> list[Entry]:
+    """One entry per property row; the options and items under a property (rows that are not
+    properties) lend it their enum values and const titles."""
+    found: list[tuple[SchemaRow, list[str]]] = []
+    for row in rows:
+        if row.is_property:
+            found.append((row, _choice_words(row)))
+        elif found and row.depth > found[-1][0].depth:
+            found[-1][1].extend(_choice_words(row))
+    entries = []
+    for row, choices in found:
+        described = " ".join(filter(None, [row.title, plain_text(row.description, inline=True)]))
+        values = " ".join(dict.fromkeys(choices))
+        text = f"{described} · one of: {values}" if values and described else (values or described)
+        entries.append(Entry(row.name, kind, f"{path}#{row.anchor}", _clip(text), row.name, versions))
+    return entries
+
+
 def _variant_entries(site: Site, page: Page, variant: Variant) -> list[Entry]:
     entries: list[Entry] = []
     owner = f"{BY_NAME[page.kind].singular.lower()} {label(page.label)}"  # on each of its entries
@@ -53,20 +105,12 @@ def _variant_entries(site: Site, page: Page, variant: Variant) -> list[Entry]:
         owner += f" for MCP {', '.join(variant.scope.versions)}"
     versions = _only_in(variant.scope.versions, site)
     for tree, what in ((variant.input_schema, "Parameter"), (variant.output_schema, "Output field")):
-        if tree is None:
-            continue
-        for row in tree.rows:
-            if row.is_property:
-                entries.append(
-                    Entry(
-                        row.name,
-                        f"{what} of {owner}",
-                        f"{page.path}#{row.anchor}",
-                        _clip(" ".join(filter(None, [row.title, plain_text(row.description, inline=True)]))),
-                        row.name,
-                        versions,
-                    )
-                )
+        if tree is not None:
+            entries.extend(_property_entries(tree.rows, f"{what} of {owner}", page.path, versions))
+    for name in _template_variables(variant.uri_template):
+        entries.append(
+            Entry(name, f"URI template variable of {owner}", f"{page.path}#{variant.anchor}", "", name, versions)
+        )
     prefix = "" if variant.anchor == "declaration" else f"{variant.anchor}-"
     for argument in variant.arguments:
         entries.append(
@@ -97,7 +141,9 @@ def _variant_entries(site: Site, page: Page, variant: Variant) -> list[Entry]:
                     form_field.name,
                     f"Form field of elicitation {card.name} ({owner})",
                     f"{page.path}#{card.anchor}-f{position}",
-                    _clip(" ".join(filter(None, [form_field.label, form_field.help]))),
+                    _clip(
+                        " ".join(filter(None, [form_field.label, form_field.help, *_option_words(form_field.options)]))
+                    ),
                     form_field.name,
                     _only_in(card.scope.versions, site),
                 )

@@ -180,6 +180,14 @@
     });
   }
 
+  // Back to the top ([data-back-to-top]): a plain link; with scripts it shows only once the
+  // reader has scrolled a screen down.
+  if (document.querySelector("[data-back-to-top]")) {
+    var markScrolled = function () { html.classList.toggle("scrolled", window.scrollY > window.innerHeight); };
+    window.addEventListener("scroll", markScrolled, { passive: true });
+    markScrolled();
+  }
+
   // Search: MiniSearch (vendored under assets/vendor/) over the entries written at build
   // time, both loaded on first use with script elements (fetch is refused on file://).
   // Prefix and fuzzy matching, names ranked first, matches marked.
@@ -348,6 +356,14 @@
       kind.className = "search-kind";
       kind.textContent = entry.kind;
       link.appendChild(title);
+      // The name a reader calls it by, when the title is another text ("Search tickets").
+      var name = (entry.names || "").split(" ")[0];
+      if (name && name !== entry.title) {
+        var code = document.createElement("code");
+        code.className = "search-name";
+        appendMarked(code, name, regex);
+        link.appendChild(code);
+      }
       link.appendChild(kind);
       if (entry.text) {
         var text = document.createElement("span");
@@ -358,6 +374,11 @@
       link.addEventListener("click", function () { results.hidden = true; rememberMarks(result); });
       results.appendChild(link);
     });
+    // The count is the list's label and, through CSS (attr()), its visible first line.
+    var count = found.length === 1 ? "1 result" : found.length + " results";
+    if (found.length > 20) count += ", the first 20 shown";
+    results.setAttribute("data-count", found.length ? count : "");
+    results.setAttribute("aria-label", "Search results: " + count);
     if (!found.length) {
       var none = document.createElement("p");
       none.className = "search-empty";
@@ -428,5 +449,40 @@
     document.addEventListener("click", function (event) {
       if (!results.contains(event.target) && event.target !== input) results.hidden = true;
     });
+  }
+
+  // The 404 page ([data-did-you-mean]): the pages whose names are nearest to the words of
+  // the address that was not found.
+  var guesses = document.querySelector("[data-did-you-mean]");
+  if (guesses && input) {
+    var words = "";
+    try { words = decodeURIComponent(location.pathname); } catch (e) { words = location.pathname; }
+    words = words.split("/").pop().replace(/\.[a-z]+$/i, "").replace(/[-_.+%]+/g, " ").trim().slice(0, 100);
+    if (words) {
+      input.value = words;
+      loadIndex(function () {
+        var found = engine.search(words, { prefix: true, fuzzy: 0.34, combineWith: "OR" }).slice(0, 5);
+        var heading = document.createElement("h2");
+        heading.textContent = "Did you mean";
+        var list = document.createElement("ul");
+        guesses.appendChild(heading);
+        guesses.appendChild(list);
+        found.forEach(function (result) {
+          var entry = index[result.id];
+          var item = document.createElement("li");
+          var link = document.createElement("a");
+          link.href = root + entry.url;
+          link.textContent = entry.title;
+          var kind = document.createElement("span");
+          kind.className = "search-kind";
+          kind.textContent = entry.kind;
+          item.appendChild(link);
+          item.appendChild(document.createTextNode(" "));
+          item.appendChild(kind);
+          list.appendChild(item);
+        });
+        guesses.hidden = found.length === 0;
+      });
+    }
   }
 })();
