@@ -285,6 +285,17 @@ class Elicitation:
 
 
 @dataclass(frozen=True, slots=True)
+class CodeSample:
+    """The request written for one client: ``key`` is ``jsonrpc``, ``python`` (the Python
+    SDK), ``typescript`` (the TypeScript SDK) or ``curl`` (an HTTP transport)."""
+
+    key: str
+    code: str
+    language: str
+    """What ``highlight`` is asked for (``json``; others are shown plain)."""
+
+
+@dataclass(frozen=True, slots=True)
 class RequestSample:
     """The JSON-RPC request a client sends to use a primitive."""
 
@@ -292,7 +303,9 @@ class RequestSample:
     """``tools/call``, ``resources/read`` or ``prompts/get``."""
     json: str
     example: str | None
-    """The example whose arguments (or URI) it carries; None: placeholders from the schema."""
+    """The example whose arguments (or URI) it carries; None: values from the schema."""
+    samples: tuple[CodeSample, ...] = ()
+    """The same request as each client writes it, the JSON-RPC message first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,6 +438,11 @@ class Variant:
         return self.title or self.name or address or f"Unnamed {BY_NAME[self.kind].singular.lower()}"
 
 
+def newest(variant: Variant) -> str:
+    """The newest protocol version a variant is for (dated versions sort as text)."""
+    return max(variant.scope.versions, default="")
+
+
 @dataclass(frozen=True, slots=True)
 class Change:
     """One facet a variant changes from the variant before it."""
@@ -436,6 +454,9 @@ class Change:
     """Names (parameters, arguments, cards, examples) this variant has and the other not."""
     removed: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()
+    how: str = ""
+    """For a facet without names (title, description ...): ``added`` (the other variant
+    has none), ``removed`` (this one has none) or ``changed``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -445,8 +466,11 @@ class VariantChanges:
     changes: tuple[Change, ...]
     """Empty: the same declaration for other protocol versions."""
 
+    since: str = ""
+    """The first protocol version of the variant these changes lead to ("changed in ...")."""
+
     def unchanged(self, facet: str) -> bool:
-        """Whether this variant's ``facet`` is the one before's (its section can fold)."""
+        """Whether this variant's ``facet`` is the one before's."""
         return all(change.facet != facet for change in self.changes)
 
 
@@ -462,7 +486,8 @@ class Page:
     scope: Scope
     """The union of the variants' scopes."""
     changes: tuple[VariantChanges | None, ...] = ()
-    """Per variant, what differs from the variant before it (None for the first)."""
+    """Per variant, what differs from the variant for the protocol versions just before
+    its own (None for the oldest)."""
 
     # Worked out once, from the variants (every list a page appears in asks for them:
     # the sidebar of each neighbour, the catalogue, its tags, llms.txt, the search index).
@@ -476,9 +501,13 @@ class Page:
     tag_names: tuple[str, ...] = field(init=False, compare=False)
     """The variants' tags, each once, in the order they first appear."""
     elicitation_count: int = field(init=False, compare=False)
+    newest_first: tuple[int, ...] = field(init=False, compare=False)
+    """Indexes of ``variants``, the variant for the newest protocol versions first: the
+    order a page shows them in (the first is the tab a reader sees first)."""
 
     def __post_init__(self) -> None:
-        title = self.variants[0].display_title
+        newest_first = tuple(sorted(range(len(self.variants)), key=lambda i: newest(self.variants[i]), reverse=True))
+        title = self.variants[newest_first[0]].display_title
         described = next((v.description for v in self.variants if v.description), None)
         tags: dict[str, None] = {}
         for variant in self.variants:
@@ -491,6 +520,7 @@ class Page:
             "deprecated": all(v.deprecated for v in self.variants),
             "tag_names": tuple(tags),
             "elicitation_count": sum(len(v.elicitations) for v in self.variants),
+            "newest_first": newest_first,
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)
