@@ -322,6 +322,23 @@ class ExamplePart:
 
 
 @dataclass(frozen=True, slots=True)
+class ResultBlock:
+    """One piece of an example's result as a reader reads it (``results.py``)."""
+
+    kind: str
+    """``text``, ``markdown``, ``json`` (formatted), ``media`` (``text``: its size in
+    bytes, when known), ``link`` (``text``: its description), ``fields`` (``rows``:
+    structuredContent's members) or ``data`` (a block of a type without a reading)."""
+    text: str = ""
+    rows: tuple[tuple[str, str], ...] = ()
+    role: str | None = None
+    """A prompt message's role (user, assistant)."""
+    uri: str | None = None
+    media_type: str | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Example:
     name: str
     anchor: str
@@ -330,6 +347,8 @@ class Example:
     is_error: bool
     extensions: tuple[JsonItem, ...]
     shown_elsewhere: ShownElsewhere | None = None
+    readable: tuple[ResultBlock, ...] = ()
+    """The result as a reader reads it; the JSON parts hold it as data."""
     """Set (with no parts) when the example's component is shown on another page."""
 
 
