@@ -180,6 +180,28 @@ def test_two_columns_from_1200_px_with_the_samples_in_view(
         no_page_overflow(page, width)
 
 
+@pytest.mark.parametrize("width", [1280, 1600])
+def test_the_contents_fold_above_until_there_is_room_for_three_columns(
+    browser: Browser, sites: dict[str, Path], width: int
+) -> None:
+    with tab_at(browser, width, "light") as page:
+        page.goto(url(sites, "sample", "tools/escalate_ticket.html"))
+        toc = page.locator("nav[data-toc]")
+        body = page.locator(".page-body").bounding_box()
+        box = toc.bounding_box()
+        assert body is not None
+        assert box is not None
+        if width >= 1600:
+            assert toc.locator("details").evaluate("d => d.open")
+            assert box["x"] >= body["x"] + body["width"]  # beside the page and its two columns
+        else:
+            assert not toc.locator("details").evaluate("d => d.open")
+            assert box["y"] < body["y"]
+            toc.locator("summary").click()
+            assert toc.locator('a[href="#elicitation-choose_team"]').is_visible()
+        no_page_overflow(page, width)
+
+
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("width", WIDTHS)
 def test_results_read_as_messages_and_text_with_json_a_tab_away(
