@@ -76,6 +76,15 @@ def test_values_come_from_the_schema_and_satisfy_it() -> None:
     # Optional and with nothing to give: left out. A null default outside the type is no default.
     assert "query" not in arguments
     assert "note" not in arguments
+    assert arguments["tags"] == ["string", "string1"]  # minItems, told apart for uniqueItems
+
+
+def test_a_required_array_shows_what_an_item_looks_like() -> None:
+    item = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+    schema = {"type": "object", "properties": {"entities": {"type": "array", "items": item}}, "required": ["entities"]}
+    assert sample_arguments(schema) == {"entities": [{"name": "string"}]}
+    schema["properties"]["entities"]["maxItems"] = 0
+    assert sample_arguments(schema) == {"entities": []}
 
 
 def test_bounded_on_deep_wide_and_huge_schemas() -> None:

@@ -238,8 +238,13 @@ class SampleValues:
         return result
 
     def _array(self, schema: Mapping[str, Any], depth: int) -> list[Any]:
-        low = schema.get("minItems")
-        count = min(low, MAX_ITEMS) if isinstance(low, int) and not isinstance(low, bool) and low > 0 else 0
+        # One item at least, so the sample shows what an item looks like (unless none may be).
+        low, high = schema.get("minItems"), schema.get("maxItems")
+        count = min(low, MAX_ITEMS) if isinstance(low, int) and not isinstance(low, bool) and low > 1 else 1
+        if isinstance(high, int) and not isinstance(high, bool) and high < count:
+            count = max(high, 0)
+        if count == 1 and not isinstance(schema.get("items"), Mapping) and not schema.get("prefixItems"):
+            count = 0  # an array of anything: an empty one says as much
         prefix = as_list(schema.get("prefixItems"))
         items = schema.get("items")
         values = [self.value(sub, depth + 1) for sub in prefix[:count]]
