@@ -3,8 +3,14 @@ alternatives, arrays of objects) and example results for people."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from mcpdesc_docs.model.results import MAX_BLOCKS, readable_result
 from mcpdesc_docs.model.schema_tree import build_schema_tree, describe_constraints
+
+from .helpers import base_document
+from .sites import build, parse
 
 
 def rows_by_name(schema: dict) -> dict:
@@ -108,3 +114,33 @@ def test_resource_contents_and_bounds() -> None:
     many = readable_result("tool", {"content": [{"type": "text", "text": "x"}] * 10_000})
     assert len(many) == MAX_BLOCKS
     assert readable_result("tool", "not an object") == ()
+
+
+def test_hostile_results_and_samples_are_escaped(tmp_path: Path) -> None:
+    evil = "</code></pre><script>alert(1)</script><img src=x onerror=alert(1)>\"'"
+    document = base_document(protocolVersions=["2025-11-25"])
+    tool = document["tools"][0]
+    tool["inputSchema"] = {"type": "object", "properties": {"q": {"enum": [evil]}}, "required": ["q"]}
+    tool["examples"] = {
+        "x": {
+            "input": {"q": evil},
+            "result": {
+                "content": [
+                    {"type": "text", "text": evil},
+                    {"type": "resource", "resource": {"uri": "a://b", "mimeType": "text/markdown", "text": evil}},
+                ],
+                "structuredContent": {evil: evil},
+            },
+        }
+    }
+    document["transports"] = [{"type": "streamable-http", "url": "https://example.com/mcp"}]
+    (tmp_path / "d.json").write_text(json.dumps(document))
+    code, out, err = build(tmp_path / "d.json", tmp_path / "site")
+    assert code == 0, out + err
+    page = parse(tmp_path / "site" / "tools" / "assign_issue.html")
+    assert page.select("main script, main img") == []
+    readable = page.select_one("[data-result-readable]")
+    assert evil in readable.select_one(".result-text").get_text()
+    assert evil in readable.select_one(".result-fields td").get_text()
+    for key in ("python", "typescript", "curl"):
+        assert page.select_one(f"#request-{key} pre") is not None
