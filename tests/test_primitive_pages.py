@@ -53,6 +53,7 @@ def test_alternatives_are_named() -> None:
                     {"title": "By id", "type": "integer"},
                     {"type": "object", "required": ["email"], "properties": {"email": {"type": "string"}}},
                     {"const": "me"},
+                    {"type": "object", "properties": {"kind": {"const": "team"}, "team": {"type": "string"}}},
                     {"$ref": "#/$defs/Team"},
                     {"type": "string"},
                     {},
@@ -66,9 +67,10 @@ def test_alternatives_are_named() -> None:
         "exactly one of: By id",
         "exactly one of: with email",
         'exactly one of: "me"',
+        'exactly one of: kind "team"',  # a tag tells the branches apart
         "exactly one of: Team",
         "exactly one of: string",
-        "exactly one of: option 6",
+        "exactly one of: option 7",
     ]
 
 

@@ -574,9 +574,12 @@ def _alternative_name(branch: object, index: int) -> str:
         name = _definition_name(branch.get("$ref")) if isinstance(branch.get("$ref"), str) else None
         if name:
             return name
-        keys = [k for k in branch.get("required", ()) if isinstance(k, str)] or list(
-            branch.get("properties", {}) if isinstance(branch.get("properties"), Mapping) else ()
-        )
+        declared = branch.get("properties")
+        properties: Mapping[str, Any] = declared if isinstance(declared, Mapping) else {}
+        tag = _discriminator(properties)
+        if tag:
+            return tag
+        keys = [k for k in branch.get("required", ()) if isinstance(k, str)] or list(properties)
         if keys:
             shown = ", ".join(keys[:3]) + (", …" if len(keys) > 3 else "")
             return f"with {shown}"
@@ -584,6 +587,20 @@ def _alternative_name(branch: object, index: int) -> str:
         if types:
             return " or ".join(types)
     return f"option {index + 1}"
+
+
+def _discriminator(properties: Mapping[str, Any]) -> str | None:
+    """A branch's tag: the first property with a const or a short enum (``type "image"``),
+    which is how a reader tells the branches apart."""
+    for key, sub in list(properties.items())[:20]:
+        if not isinstance(sub, Mapping):
+            continue
+        if "const" in sub:
+            return f"{key} {_literal(sub['const'])}"
+        values = sub.get("enum")
+        if isinstance(values, list) and 0 < len(values) <= 3:
+            return f"{key} " + " or ".join(_literal(v) for v in values)
+    return None
 
 
 def _definition_name(ref: str | None) -> str | None:
