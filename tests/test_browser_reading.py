@@ -19,8 +19,9 @@ from .test_code_and_toc import nested_schema
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 WIDTHS = [360, 390, 768, 1280]
 THEMES = ["light", "dark"]
-WIDE = 1200
-"""From this width the table of contents stands beside the page (mcpdesc.css)."""
+WIDE_PRIMITIVE = 1600
+"""On a primitive page the request samples take that column up to this width; the
+contents fold above the page until then (tests/test_browser_primitive.py checks both)."""
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +78,7 @@ def test_the_table_of_contents_stands_beside_the_page_or_folds_into_it(tab: Page
     link = toc.locator('a[href="#elicitation-choose_team"]')
     body = tab.locator(".page-body").bounding_box()
     assert body is not None
-    if width_of(tab) >= WIDE:
+    if width_of(tab) >= WIDE_PRIMITIVE:
         assert fold.evaluate("d => d.open")
         box = toc.bounding_box()
         assert box is not None
@@ -93,7 +94,7 @@ def test_the_table_of_contents_stands_beside_the_page_or_folds_into_it(tab: Page
     assert tab.url.endswith("#elicitation-choose_team")
     card = tab.locator("#elicitation-choose_team")
     assert card.evaluate("e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }")
-    if width_of(tab) >= WIDE:
+    if width_of(tab) >= WIDE_PRIMITIVE:
         # The sticky column is still on screen, and marks the card being read.
         assert link.is_visible()
         expect(toc.locator("a[aria-current]")).to_have_attribute("href", "#elicitation-choose_team")
@@ -105,7 +106,8 @@ def test_every_code_block_has_a_copy_button_that_copies_it(tab: Page, sample_sit
     blocks = tab.locator("main pre")
     assert blocks.count() > 5
     assert tab.locator("main .code-block > button[data-copy]").count() == blocks.count()
-    request = tab.locator("#variant-1-request")
+    # The request of the variant shown (the newest's tab), its JSON-RPC tab.
+    request = tab.locator("section.variant:visible [data-tab-key=jsonrpc]")
     request.scroll_into_view_if_needed()
     button = request.locator("button[data-copy]")
     box, block = button.bounding_box(), request.locator("pre").bounding_box()

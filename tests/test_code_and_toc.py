@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from mcpdesc_docs.model.requests import MAX_VALUES, placeholder
+from mcpdesc_docs.model.sample_values import MAX_VALUES, sample_arguments
 from mcpdesc_docs.render.highlight import MAX_HIGHLIGHT, highlight
 
 from .helpers import base_document
@@ -143,7 +143,8 @@ def test_a_tool_request_carries_its_first_example_or_schema_placeholders(tmp_pat
         "jsonrpc": "2.0",
         "id": 1,
         "method": "tools/call",
-        "params": {"name": "assign_issue", "arguments": {"issue": 0, "note": "hi", "tags": ["a"]}},
+        # Optional arguments with nothing but a placeholder to give are left out (issue, tags).
+        "params": {"name": "assign_issue", "arguments": {"note": "hi"}},
     }
     assert "placeholders" in page.select_one("#request .muted").get_text()
     document["protocolVersions"] = ["2025-11-25"]  # the results below are shaped for it
@@ -168,16 +169,18 @@ def test_resource_and_prompt_requests(tmp_path):
     assert resource["params"] == {"uri": "file:///board.json"}
     prompt = request_of(parse(site / "prompts" / "triage.html"))
     assert prompt["method"] == "prompts/get"
-    assert prompt["params"] == {"name": "triage", "arguments": {"issue": "string", "tone": "string"}}
+    # Optional arguments are left out, as a client would leave them.
+    assert prompt["params"] == {"name": "triage", "arguments": {"issue": "value"}}
 
 
 def test_a_placeholder_of_a_fanning_out_schema_stays_small():
-    wide = {"type": "object", "properties": {f"p{i}": {"$ref": "#/$defs/wide"} for i in range(30)}}
+    names = [f"p{i}" for i in range(30)]
+    wide = {"type": "object", "properties": {name: {"$ref": "#/$defs/wide"} for name in names}, "required": names}
     schema = {"$defs": {"wide": wide}, **wide}
-    text = json.dumps(placeholder(schema))
+    text = json.dumps(sample_arguments(schema))
     assert text.count('"p') <= MAX_VALUES
-    loop = {"$defs": {"a": {"oneOf": [{"$ref": "#/$defs/a"}]}}, "$ref": "#/$defs/a"}
-    assert placeholder(loop) == "value"
+    loop = {"$defs": {"a": {"oneOf": [{"$ref": "#/$defs/a"}]}}, "properties": {"x": {"$ref": "#/$defs/a"}}}
+    assert sample_arguments({**loop, "type": "object", "required": ["x"]}) == {"x": "value"}
 
 
 def test_each_transport_gives_a_client_configuration(tmp_path):
@@ -244,12 +247,14 @@ def test_a_later_variant_says_what_differs_from_the_one_before(tmp_path):
     third = json.loads(json.dumps(second))
     document["tools"] = [first, second]
     page = parse(built(tmp_path / "a", document) / "tools" / "assign_issue.html")
-    variants = page.select("section.variant")
-    assert variants[0].select_one("[data-variant-changes]") is None
-    changes = variants[1].select_one("[data-variant-changes]")
+    # The newest first (the tab a reader sees first); the oldest says nothing of changes.
+    newer, older = page.select("section.variant")
+    assert (newer["id"], older["id"]) == ("variant-2", "variant-1")
+    assert older.select_one("[data-variant-changes]") is None
+    changes = newer.select_one("[data-variant-changes]")
     assert changes.p.get_text() == "What differs from the declaration for MCP 2025-06-18:"
     assert [li.get_text() for li in changes.select("li")] == [
-        "The description changed",
+        "Description: added",
         "Parameters: added note; changed issue",
     ]
     # Identical but for the versions: said in one line.
@@ -258,29 +263,48 @@ def test_a_later_variant_says_what_differs_from_the_one_before(tmp_path):
     third["inputSchema"] = first["inputSchema"]
     document["tools"] = [first, third]
     page = parse(built(tmp_path / "b", document) / "tools" / "assign_issue.html")
-    same = page.select("section.variant")[1].select_one("[data-variant-changes]")
+    same = page.select("section.variant")[0].select_one("[data-variant-changes]")
     assert same.get_text(strip=True) == "The same declaration as for MCP 2025-06-18, for other protocol versions."
 
 
-def test_a_later_variant_folds_what_it_shares_with_the_one_before(tmp_path):
+def test_variant_notes_say_what_was_added_removed_or_changed(tmp_path):
+    # Listed oldest last: the notes compare by protocol version, not by document order.
+    document = base_document()
+    old = document["tools"][0]
+    old["protocolVersions"] = ["2025-06-18"]
+    old["_meta"] = {"a": 1}
+    new = json.loads(json.dumps(old))
+    new["protocolVersions"] = ["2025-11-25"]
+    new["title"] = "Assign an issue"
+    new["execution"] = {"taskSupport": "optional"}
+    del new["_meta"]
+    document["tools"] = [new, old]
+    page = parse(built(tmp_path, document) / "tools" / "assign_issue.html")
+    newest = page.select("section.variant")[0]
+    assert newest["data-protocol-versions"] == "2025-11-25"
+    notes = [li.get_text() for li in newest.select("[data-variant-changes] li")]
+    assert notes == ["Title: added", "Task support (execution): added", "_meta: removed"]
+    assert page.h1.get_text(strip=True) == "Assign an issue"  # the newest variant's title
+
+
+def test_sections_that_differ_say_since_which_version_and_none_fold(tmp_path):
     document = base_document()
     first = document["tools"][0]
     first["protocolVersions"] = ["2025-06-18"]
     second = json.loads(json.dumps(first))
     second["protocolVersions"] = ["2025-11-25", "2026-07-28"]
     second["inputSchema"]["properties"]["note"] = {"type": "string"}
-    # A card that differs only in onDecline: it must not hide behind "Same as".
     second["elicitations"][0]["onDecline"] = "The issue stays unassigned."
     document["tools"] = [first, second]
     page = parse(built(tmp_path, document) / "tools" / "assign_issue.html")
-    earlier, later = page.select("section.variant")
-    assert not earlier.select("[data-unchanged]")
+    later, earlier = page.select("section.variant")
     changes = [li.get_text() for li in later.select("[data-variant-changes] li")]
     assert changes == ["Parameters: added note", "What it may ask the user: changed choose_assignee"]
-    folded = {d.find_parent("section")["id"]: d for d in later.select("details[data-unchanged]")}
-    assert set(folded) == {"variant-2-security"}, folded.keys()
-    assert folded["variant-2-security"].summary.get_text() == "Same as for MCP 2025-06-18"
-    assert not folded["variant-2-security"].has_attr("open")
-    # Folded, not gone: the content is still on the page for readers and search.
-    assert folded["variant-2-security"].select_one(".security, p, dl") is not None
-    assert later.select_one("#variant-2-parameters details[data-unchanged]") is None
+    marked = {m.find_parent("section")["id"] for m in later.select("[data-changed-in]")}
+    assert marked == {"variant-2-parameters", "variant-2-elicitations"}
+    assert {m["data-changed-in"] for m in later.select("[data-changed-in]")} == {"2025-11-25"}
+    assert later.select_one("[data-changed-in]").get_text() == "changed in 2025-11-25"
+    assert not earlier.select("[data-changed-in]")
+    # Each variant shows all of itself (a tab at a time): nothing hides behind "Same as".
+    assert not page.select("details[data-unchanged]")
+    assert later.select_one("#variant-2-security .security, #variant-2-security p") is not None

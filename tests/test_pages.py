@@ -43,11 +43,16 @@ def cards_of(page: BeautifulSoup) -> list[Tag]:
 
 
 def cards_with_declarations(sample_site: Path, description: dict):
-    """(page path, declaration, card): a page's cards follow its declarations in document order,
-    across the variants that share the page."""
-    by_page: dict[str, list[dict]] = {}
+    """(page path, declaration, card): a page's cards follow its declarations, the variants
+    that share the page newest first (the order the page shows them in)."""
+    variants: dict[str, list[tuple[str, list[dict]]]] = {}
     for _, path, item in declarations(description):
-        by_page.setdefault(path, []).extend(item.get("elicitations", []))
+        newest = max(item.get("protocolVersions") or description.get("protocolVersions") or [""])
+        variants.setdefault(path, []).append((newest, item.get("elicitations", [])))
+    by_page = {
+        path: [card for _, cards in sorted(found, key=lambda v: v[0], reverse=True) for card in cards]
+        for path, found in variants.items()
+    }
     for path, wanted in by_page.items():
         cards = cards_of(parse(sample_site / path))
         assert len(cards) == len(wanted), path
@@ -89,7 +94,9 @@ def test_elicitation_ids_are_unique_per_page(sample_site):
 def test_variants_sharing_a_page_get_suffixed_card_ids(sample_site):
     page = parse(sample_site / "tools" / "create_ticket.html")
     ids = [card["id"] for card in page.select('[data-elicitation="ticket_details"]')]
-    assert ids == ["elicitation-ticket_details", "elicitation-ticket_details-2"]
+    # Ids follow the document (the second declaration's is suffixed); the page shows the
+    # variant for the newest versions, the second declaration, first.
+    assert ids == ["elicitation-ticket_details-2", "elicitation-ticket_details"]
 
 
 def controls_by_name(form: Tag) -> dict[str, list[Tag]]:

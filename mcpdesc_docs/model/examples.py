@@ -10,8 +10,9 @@ from ..source import pointer as jp
 from ..validation.document import Primitive, as_list, as_object, strings
 from .components import example_sites, resolve
 from .context import BuildContext
+from .results import readable_result
 from .schema_tree import dump_json, number_text
-from .site import CompletionExample, Elicitation, Example, ExamplePart, InteractionExample, Step
+from .site import CompletionExample, Elicitation, Example, ExamplePart, InteractionExample, ResultBlock, Step
 from .urls import PageAnchors, PageRef
 from .values import extensions, string
 
@@ -49,7 +50,9 @@ def build_examples(
         anchor = anchors.example(name)
         elsewhere = context.repeats.elsewhere(component)
         parts: tuple[ExamplePart, ...] = ()
+        readable: tuple[ResultBlock, ...] = ()
         if elsewhere is None:
+            readable = readable_result(primitive.kind, data.get("result"))
             parts = tuple(
                 ExamplePart(key, str(data[key]) if key == "uri" else dump_json(data[key]))
                 for key in _PART_KEYS
@@ -65,6 +68,7 @@ def build_examples(
                 is_error=as_object(data.get("result")).get("isError") is True,
                 extensions=extensions(data) if elsewhere is None else (),
                 shown_elsewhere=elsewhere,
+                readable=readable,
             )
         )
     return tuple(examples)

@@ -181,11 +181,28 @@ def _bounds(
     return " and ".join(parts) + suffix
 
 
+_SENTINELS = frozenset({2**31 - 1, 2**32 - 1, 2**53 - 1, 2**53, 2**63 - 1, 2**64 - 1, 1.7976931348623157e308})
+"""Bounds that say "as large as the language allows" (``Number.MAX_SAFE_INTEGER``,
+``INT_MAX`` ...): no bound a reader needs to know as a number."""
+
+
+def _bound(schema: Mapping[str, Any], key: str) -> str | None:
+    """A numeric bound as text; None when absent or a sentinel (see ``_SENTINELS``)."""
+    value = schema.get(key)
+    if isinstance(value, int | float) and not isinstance(value, bool) and abs(value) in _SENTINELS:
+        return None
+    return number_text(value)
+
+
+def _sentinel(schema: Mapping[str, Any], *keys: str) -> bool:
+    return any(number_text(schema.get(key)) is not None and _bound(schema, key) is None for key in keys)
+
+
 def describe_constraints(schema: Mapping[str, Any]) -> tuple[str, ...]:
     """Constraints in plain words, in a stable order."""
     words: list[str] = []
-    low, high = number_text(schema.get("minimum")), number_text(schema.get("maximum"))
-    xlow, xhigh = number_text(schema.get("exclusiveMinimum")), number_text(schema.get("exclusiveMaximum"))
+    low, high = _bound(schema, "minimum"), _bound(schema, "maximum")
+    xlow, xhigh = _bound(schema, "exclusiveMinimum"), _bound(schema, "exclusiveMaximum")
     if any(v is not None for v in (low, high, xlow, xhigh)):
         words.append(
             _bounds(
@@ -196,6 +213,10 @@ def describe_constraints(schema: Mapping[str, Any]) -> tuple[str, ...]:
                 high_strict=xhigh is not None,
             )
         )
+    if _sentinel(schema, "maximum", "exclusiveMaximum") and high is None and xhigh is None:
+        words.append("no upper bound")
+    if _sentinel(schema, "minimum", "exclusiveMinimum") and low is None and xlow is None:
+        words.append("no lower bound")
     if (step := number_text(schema.get("multipleOf"))) is not None:
         words.append(f"multiple of {step}")
     for low_key, high_key, unit in (
@@ -203,7 +224,7 @@ def describe_constraints(schema: Mapping[str, Any]) -> tuple[str, ...]:
         ("minItems", "maxItems", "items"),
         ("minProperties", "maxProperties", "properties"),
     ):
-        lo, hi = number_text(schema.get(low_key)), number_text(schema.get(high_key))
+        lo, hi = _bound(schema, low_key), _bound(schema, high_key)
         if lo is not None or hi is not None:
             words.append(_bounds(lo, hi, unit))
     if isinstance(schema.get("format"), str):
@@ -260,8 +281,26 @@ def _branch_types(schema: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(found)
 
 
+def _item_type(schema: Mapping[str, Any]) -> str | None:
+    """What an array holds, when its items say in one word (``object`` for ``object[]``)."""
+    items = schema.get("items")
+    if not isinstance(items, Mapping):
+        return None
+    declared = _declared_types(items)
+    if len(declared) == 1 and declared[0] != "array":
+        return declared[0]
+    if not declared and isinstance(items.get("properties"), Mapping):
+        return "object"
+    ref = items.get("$ref")
+    if not declared and isinstance(ref, str):
+        return _definition_name(ref)
+    return None
+
+
 def _types(schema: Mapping[str, Any]) -> tuple[str, ...]:
     declared = _declared_types(schema)
+    if "array" in declared and (held := _item_type(schema)) is not None:
+        return tuple(f"{held}[]" if kind == "array" else kind for kind in declared)
     if declared:
         return declared
     if "const" in schema:
@@ -509,9 +548,8 @@ class _TreeBuilder:
             branches = schema.get(keyword)
             if isinstance(branches, list):
                 for index, sub in enumerate(branches):
-                    label = sub.get("title") if isinstance(sub, Mapping) and isinstance(sub.get("title"), str) else None
                     self.add(
-                        f"{words}: option {index + 1}" + (f" ({label})" if label else ""),
+                        f"{words}: {_alternative_name(sub, index)}",
                         f"{path}.{keyword}{index + 1}",
                         sub,
                         depth,
@@ -523,6 +561,46 @@ class _TreeBuilder:
             sub = schema.get(keyword)
             if isinstance(sub, Mapping):
                 self.add(words, f"{path}.{keyword}", sub, depth, is_property=False, required=False, ancestors=ancestors)
+
+
+def _alternative_name(branch: object, index: int) -> str:
+    """What a oneOf/anyOf/allOf branch is called: its title, its const, the definition it
+    refers to, the properties it requires or has, else its type; numbered when none says."""
+    if isinstance(branch, Mapping):
+        if isinstance(branch.get("title"), str) and branch["title"].strip():
+            return str(branch["title"])
+        if "const" in branch:
+            return _literal(branch["const"])
+        name = _definition_name(branch.get("$ref")) if isinstance(branch.get("$ref"), str) else None
+        if name:
+            return name
+        declared = branch.get("properties")
+        properties: Mapping[str, Any] = declared if isinstance(declared, Mapping) else {}
+        tag = _discriminator(properties)
+        if tag:
+            return tag
+        keys = [k for k in branch.get("required", ()) if isinstance(k, str)] or list(properties)
+        if keys:
+            shown = ", ".join(keys[:3]) + (", …" if len(keys) > 3 else "")
+            return f"with {shown}"
+        types = _types(branch)
+        if types:
+            return " or ".join(types)
+    return f"option {index + 1}"
+
+
+def _discriminator(properties: Mapping[str, Any]) -> str | None:
+    """A branch's tag: the first property with a const or a short enum (``type "image"``),
+    which is how a reader tells the branches apart."""
+    for key, sub in list(properties.items())[:20]:
+        if not isinstance(sub, Mapping):
+            continue
+        if "const" in sub:
+            return f"{key} {_literal(sub['const'])}"
+        values = sub.get("enum")
+        if isinstance(values, list) and 0 < len(values) <= 3:
+            return f"{key} " + " or ".join(_literal(v) for v in values)
+    return None
 
 
 def _definition_name(ref: str | None) -> str | None:

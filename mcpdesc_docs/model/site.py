@@ -291,6 +291,17 @@ class Elicitation:
 
 
 @dataclass(frozen=True, slots=True)
+class CodeSample:
+    """The request written for one client: ``key`` is ``jsonrpc``, ``python`` (the Python
+    SDK), ``typescript`` (the TypeScript SDK) or ``curl`` (an HTTP transport)."""
+
+    key: str
+    code: str
+    language: str
+    """What ``highlight`` is asked for (``json``; others are shown plain)."""
+
+
+@dataclass(frozen=True, slots=True)
 class RequestSample:
     """The JSON-RPC request a client sends to use a primitive."""
 
@@ -298,7 +309,9 @@ class RequestSample:
     """``tools/call``, ``resources/read`` or ``prompts/get``."""
     json: str
     example: str | None
-    """The example whose arguments (or URI) it carries; None: placeholders from the schema."""
+    """The example whose arguments (or URI) it carries; None: values from the schema."""
+    samples: tuple[CodeSample, ...] = ()
+    """The same request as each client writes it, the JSON-RPC message first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,6 +328,23 @@ class ExamplePart:
 
 
 @dataclass(frozen=True, slots=True)
+class ResultBlock:
+    """One piece of an example's result as a reader reads it (``results.py``)."""
+
+    kind: str
+    """``text``, ``markdown``, ``json`` (formatted), ``media`` (``text``: its size in
+    bytes, when known), ``link`` (``text``: its description), ``fields`` (``rows``:
+    structuredContent's members) or ``data`` (a block of a type without a reading)."""
+    text: str = ""
+    rows: tuple[tuple[str, str], ...] = ()
+    role: str | None = None
+    """A prompt message's role (user, assistant)."""
+    uri: str | None = None
+    media_type: str | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Example:
     name: str
     anchor: str
@@ -323,6 +353,8 @@ class Example:
     is_error: bool
     extensions: tuple[JsonItem, ...]
     shown_elsewhere: ShownElsewhere | None = None
+    readable: tuple[ResultBlock, ...] = ()
+    """The result as a reader reads it; the JSON parts hold it as data."""
     """Set (with no parts) when the example's component is shown on another page."""
 
 
@@ -431,6 +463,11 @@ class Variant:
         return self.title or self.name or address or f"Unnamed {BY_NAME[self.kind].singular.lower()}"
 
 
+def newest(variant: Variant) -> str:
+    """The newest protocol version a variant is for (dated versions sort as text)."""
+    return max(variant.scope.versions, default="")
+
+
 @dataclass(frozen=True, slots=True)
 class Change:
     """One facet a variant changes from the variant before it."""
@@ -442,6 +479,9 @@ class Change:
     """Names (parameters, arguments, cards, examples) this variant has and the other not."""
     removed: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()
+    how: str = ""
+    """For a facet without names (title, description ...): ``added`` (the other variant
+    has none), ``removed`` (this one has none) or ``changed``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -451,8 +491,11 @@ class VariantChanges:
     changes: tuple[Change, ...]
     """Empty: the same declaration for other protocol versions."""
 
+    since: str = ""
+    """The first protocol version of the variant these changes lead to ("changed in ...")."""
+
     def unchanged(self, facet: str) -> bool:
-        """Whether this variant's ``facet`` is the one before's (its section can fold)."""
+        """Whether this variant's ``facet`` is the one before's."""
         return all(change.facet != facet for change in self.changes)
 
 
@@ -468,7 +511,8 @@ class Page:
     scope: Scope
     """The union of the variants' scopes."""
     changes: tuple[VariantChanges | None, ...] = ()
-    """Per variant, what differs from the variant before it (None for the first)."""
+    """Per variant, what differs from the variant for the protocol versions just before
+    its own (None for the oldest)."""
 
     # Worked out once, from the variants (every list a page appears in asks for them:
     # the sidebar of each neighbour, the catalogue, its tags, llms.txt, the search index).
@@ -483,11 +527,15 @@ class Page:
     """The variants' tags, each once, in the order they first appear."""
     elicitation_count: int = field(init=False, compare=False)
     risk: tuple[RiskMark, ...] = field(init=False, compare=False)
-    """A tool's behaviour marks (its first variant's hints, declared or implied); empty
+    """A tool's behaviour marks (its newest variant's hints, declared or implied); empty
     for other kinds."""
+    newest_first: tuple[int, ...] = field(init=False, compare=False)
+    """Indexes of ``variants``, the variant for the newest protocol versions first: the
+    order a page shows them in (the first is the tab a reader sees first)."""
 
     def __post_init__(self) -> None:
-        title = self.variants[0].display_title
+        newest_first = tuple(sorted(range(len(self.variants)), key=lambda i: newest(self.variants[i]), reverse=True))
+        title = self.variants[newest_first[0]].display_title
         described = next((v.description for v in self.variants if v.description), None)
         tags: dict[str, None] = {}
         for variant in self.variants:
@@ -500,7 +548,10 @@ class Page:
             "deprecated": all(v.deprecated for v in self.variants),
             "tag_names": tuple(tags),
             "elicitation_count": sum(len(v.elicitations) for v in self.variants),
-            "risk": risk_marks((h.key, h.value) for h in self.variants[0].hints) if self.kind == "tool" else (),
+            "risk": risk_marks((h.key, h.value) for h in self.variants[newest_first[0]].hints)
+            if self.kind == "tool"
+            else (),
+            "newest_first": newest_first,
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)

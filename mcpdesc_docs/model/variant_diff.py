@@ -14,7 +14,7 @@ from dataclasses import replace
 from itertools import pairwise
 
 from .schema_tree import SchemaRow, SchemaTree
-from .site import Change, Elicitation, Variant, VariantChanges
+from .site import Change, Elicitation, Variant, VariantChanges, newest
 
 MAX_NAMES = 12
 """Names listed per kind of change; more are counted (the tables below show them all)."""
@@ -72,26 +72,57 @@ def _example_facts(variant: Variant) -> dict[str, tuple[str, object]]:
     return facts
 
 
+def _scalar(facet: str, old: object, new: object) -> Change | None:
+    """A facet without names: added when ``before`` had none, removed when ``after`` has none."""
+    if old == new:
+        return None
+    if old in (None, (), ""):
+        return Change(facet, how="added")
+    if new in (None, (), ""):
+        return Change(facet, how="removed")
+    return Change(facet, how="changed")
+
+
+def _scalars(before: Variant, after: Variant) -> Iterable[Change | None]:
+    for facet, attribute in _SCALAR_FACETS:
+        yield _scalar(facet, getattr(before, attribute), getattr(after, attribute))
+    yield _scalar("deprecated", before.deprecated or None, after.deprecated or None)
+
+
+_SCALAR_FACETS = (
+    ("title", "title"),
+    ("description", "description"),
+    ("hints", "hints"),
+    ("annotation_title", "annotation_title"),
+    ("annotations", "annotation_extras"),
+    ("resource_annotations", "resource_annotations"),
+    ("execution", "execution"),
+    ("uri", "uri"),
+    ("uri_template", "uri_template"),
+    ("mime_type", "mime_type"),
+    ("size", "size"),
+    ("icons", "icons"),
+    ("tags", "tags"),
+    ("security", "security"),
+    ("client_requirements", "client_requirements"),
+    ("meta", "meta"),
+    ("extensions", "extensions"),
+)
+"""Facets compared whole, with the Variant attribute each is, in page order."""
+
+
 def compare_variants(before: Variant, after: Variant) -> VariantChanges:
     """What ``after`` changes from ``before``, facet by facet, in page order."""
-    changes: list[Change | None] = []
-    for facet, old, new in (
-        ("title", before.title, after.title),
-        ("description", before.description, after.description),
-        ("hints", before.hints, after.hints),
-        ("uri", (before.uri, before.uri_template, before.mime_type), (after.uri, after.uri_template, after.mime_type)),
-        ("icons", before.icons, after.icons),
-        ("security", before.security, after.security),
-        ("deprecated", before.deprecated, after.deprecated),
-    ):
-        if old != new:
-            changes.append(Change(facet))
+    changes: list[Change | None] = list(_scalars(before, after))
     changes.append(_by_name(_rows(before, before.input_schema), _rows(after, after.input_schema), "parameters"))
-    changes.append(_by_name(_rows(before, before.output_schema), _rows(after, after.output_schema), "output"))
+    if (before.output_schema is None) != (after.output_schema is None):
+        changes.append(_scalar("output", before.output_schema, after.output_schema))
+    else:
+        changes.append(_by_name(_rows(before, before.output_schema), _rows(after, after.output_schema), "output"))
     changes.append(
         _by_name(
-            _named((a.name, (a.required, a.title, a.description)) for a in before.arguments),
-            _named((a.name, (a.required, a.title, a.description)) for a in after.arguments),
+            _named((a.name, (a.required, a.title, a.description, a.extensions)) for a in before.arguments),
+            _named((a.name, (a.required, a.title, a.description, a.extensions)) for a in after.arguments),
             "arguments",
         )
     )
@@ -102,16 +133,16 @@ def compare_variants(before: Variant, after: Variant) -> VariantChanges:
             "elicitations",
         )
     )
-    changes.append(
-        _by_name(
-            _example_facts(before),
-            _example_facts(after),
-            "examples",
-        )
-    )
-    return VariantChanges(before.scope.versions, tuple(c for c in changes if c is not None))
+    changes.append(_by_name(_example_facts(before), _example_facts(after), "examples"))
+    since = min(after.scope.versions, default="")
+    return VariantChanges(before.scope.versions, tuple(c for c in changes if c is not None), since)
 
 
 def page_changes(variants: tuple[Variant, ...]) -> tuple[VariantChanges | None, ...]:
-    """For each variant, what differs from the one before it (None for the first)."""
-    return (None, *(compare_variants(a, b) for a, b in pairwise(variants)))
+    """For each variant, what differs from the variant for the protocol versions just
+    before its own (None for the oldest), whatever order the description lists them in."""
+    order = sorted(range(len(variants)), key=lambda i: newest(variants[i]))
+    changes: list[VariantChanges | None] = [None] * len(variants)
+    for older, newer in pairwise(order):
+        changes[newer] = compare_variants(variants[older], variants[newer])
+    return tuple(changes)

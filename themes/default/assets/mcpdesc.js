@@ -66,6 +66,90 @@
     labelToggle();
   }
 
+  // Tabs ([data-tabs] holding [data-tab-panel data-tab-label] panels): the protocol-version
+  // variants of a page and the request samples. Without this script every panel shows,
+  // stacked under its own label; with it, a tab list shows one at a time. A request
+  // sample's language is remembered across pages.
+  var tabGroups = [];
+  function selectTab(group, panel) {
+    group.panels.forEach(function (p, i) {
+      var on = p === panel;
+      p.hidden = !on;
+      group.buttons[i].setAttribute("aria-selected", String(on));
+      group.buttons[i].tabIndex = on ? 0 : -1;
+    });
+    if (group.kind === "variants") {
+      document.querySelectorAll("[data-tab-toc]").forEach(function (li) {
+        li.classList.toggle("toc-other-variant", li.getAttribute("data-tab-toc") !== panel.id);
+      });
+    }
+  }
+  document.querySelectorAll("[data-tabs]").forEach(function (container, groupIndex) {
+    var panels = Array.prototype.filter.call(container.children, function (c) { return c.hasAttribute("data-tab-panel"); });
+    if (panels.length < 2) return;
+    var group = { kind: container.getAttribute("data-tabs"), panels: panels, buttons: [] };
+    var list = document.createElement("div");
+    list.className = "tab-list";
+    list.setAttribute("role", "tablist");
+    panels.forEach(function (panel, i) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "tab";
+      button.id = "tab-" + groupIndex + "-" + i;
+      button.setAttribute("role", "tab");
+      button.textContent = panel.getAttribute("data-tab-label");
+      if (panel.id) button.setAttribute("aria-controls", panel.id);
+      var versions = panel.getAttribute("data-protocol-versions");
+      if (versions) button.setAttribute("data-protocol-versions", versions);
+      panel.setAttribute("role", "tabpanel");
+      panel.setAttribute("aria-labelledby", button.id);
+      button.addEventListener("click", function () {
+        selectTab(group, panel);
+        var key = panel.getAttribute("data-tab-key");
+        if (key) {
+          store.set("mcpdesc-sample", key);
+          tabGroups.forEach(function (other) { if (other.kind === "sample") selectKey(other, key); });
+        }
+      });
+      button.addEventListener("keydown", function (event) {
+        var step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
+        if (!step) return;
+        var next = group.buttons[(i + step + panels.length) % panels.length];
+        next.focus();
+        next.click();
+      });
+      group.buttons.push(button);
+      list.appendChild(button);
+    });
+    container.insertBefore(list, container.firstChild);
+    container.classList.add("tabs-ready");
+    tabGroups.push(group);
+    if (!(group.kind === "sample" && selectKey(group, store.get("mcpdesc-sample")))) selectTab(group, panels[0]);
+  });
+  function selectKey(group, key) {
+    var panel = group.panels.filter(function (p) { return key && p.getAttribute("data-tab-key") === key; })[0];
+    if (panel) selectTab(group, panel);
+    return Boolean(panel);
+  }
+  // The variant tab for a protocol version (the version picker), and the tab holding an
+  // element a link leads to.
+  function selectVariantFor(version) {
+    tabGroups.forEach(function (group) {
+      if (group.kind !== "variants" || !version) return;
+      var match = group.panels.filter(function (p) {
+        return (p.getAttribute("data-protocol-versions") || "").split(" ").indexOf(version) !== -1;
+      })[0];
+      if (match) selectTab(group, match);
+    });
+  }
+  function revealTab(target) {
+    for (var node = target; node; node = node.parentElement) {
+      if (node.hasAttribute && node.hasAttribute("data-tab-panel") && node.hidden) {
+        tabGroups.forEach(function (group) { if (group.panels.indexOf(node) !== -1) selectTab(group, node); });
+      }
+    }
+  }
+
   // Protocol-version view: hide what the selected version does not offer.
   var picker = document.querySelector("[data-protocol-version]");
   var note = document.querySelector("[data-version-note]");
@@ -78,14 +162,21 @@
       var versions = element.getAttribute("data-protocol-versions").split(" ");
       element.hidden = Boolean(version) && versions.indexOf(version) === -1;
     });
+    var variants = document.querySelectorAll("main .variant");
+    var allHidden = variants.length > 0 && Array.prototype.every.call(variants, function (v) { return v.hidden; });
+    // A variant's panel is shown by its tab, not by the view: the view selects the tab.
+    tabGroups.forEach(function (group) {
+      if (group.kind !== "variants") return;
+      var selected = group.buttons.filter(function (b) { return b.getAttribute("aria-selected") === "true"; })[0];
+      group.panels.forEach(function (p, i) { p.hidden = group.buttons[i] !== selected; });
+    });
+    selectVariantFor(version);
     // Sidebar groups (and kinds) with nothing left to show disappear with their headings.
     Array.prototype.slice.call(document.querySelectorAll("[data-nav-section]")).reverse().forEach(function (section) {
       var items = section.querySelectorAll("li[data-protocol-versions]");
       section.hidden = items.length > 0 && Array.prototype.every.call(items, function (li) { return li.hidden; });
     });
     if (note) {
-      var variants = document.querySelectorAll("main .variant");
-      var allHidden = variants.length > 0 && Array.prototype.every.call(variants, function (v) { return v.hidden; });
       note.hidden = !version;
       note.textContent = version
         ? (allHidden ? "Not offered under MCP " + version + ". " : "Showing what MCP " + version + " offers. ")
@@ -117,9 +208,11 @@
 
   // On this page: folded on screens too narrow for it to stand beside the page, where it
   // would push the page down; open (and not foldable) beside it on wide ones.
+  // Primitive pages give the width to their request samples until 1600 px.
+  var tocFrom = document.querySelector("main[data-primitive]") ? 1600 : 1200;
   var tocFold = document.querySelector("[data-toc] details");
-  if (tocFold && matchMedia("(max-width: 1199px)").matches) tocFold.open = false;
-  var tocWide = matchMedia("(min-width: 1200px)");
+  if (tocFold && matchMedia("(max-width: " + (tocFrom - 1) + "px)").matches) tocFold.open = false;
+  var tocWide = matchMedia("(min-width: " + tocFrom + "px)");
   function keepTocOpen() { if (tocFold && tocWide.matches) tocFold.open = true; }
   if (tocWide.addEventListener) tocWide.addEventListener("change", keepTocOpen);
 
@@ -162,6 +255,7 @@
     var target = id && document.getElementById(id);
     if (!target) return;
     var hidden = false;
+    if (target.closest("[data-tab-panel][hidden]")) { revealTab(target); hidden = true; }
     for (var node = target.parentElement; node; node = node.parentElement) {
       if (node.tagName === "DETAILS" && !node.open) { node.open = true; hidden = true; }
     }
