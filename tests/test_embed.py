@@ -98,12 +98,13 @@ def test_one_tool_shows_what_its_page_shows(registered):
     (section,) = embed.select("section.mcpdesc-primitive")
     assert section["id"] == "mcpdesc-tools-escalate_ticket"
     assert section.h2.get_text(" ", strip=True) == "Tool Escalate ticket escalate_ticket"
-    # The page body's sections, a level below the block's title.
+    # The page body's sections, a level below the block's title (the request sample in
+    # the column of samples, after the declaration, as on the page).
     assert [h.contents[0].strip() for h in section.find_all("h3")] == [
         "Parameters",
-        "Request",
         "Security",
         "May ask the user (3)",
+        "Request",
     ]
     assert section.select("table.params tr[id^='mcpdesc-tools-escalate_ticket-']")
     assert len(section.select("article.card.elicitation")) == 3
