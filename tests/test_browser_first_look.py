@@ -175,11 +175,11 @@ def test_install_tabs_work_without_scripts(browser: Browser, origin: str, width:
         page.goto(f"{origin}sample/index.html")
         panel = page.locator("[data-install] .install-transport").nth(1)  # stdio
         desktop, vscode, cursor = (
-            panel.locator(f'.tab-panel[data-client="{c}"]') for c in ("claude-desktop", "vscode", "cursor")
+            panel.locator(f'.install-tab-panel[data-client="{c}"]') for c in ("claude-desktop", "vscode", "cursor")
         )
         assert desktop.is_visible()
         assert not vscode.is_visible()
-        panel.locator("label.tab", has_text="VS Code").click()
+        panel.locator("label.install-tab", has_text="VS Code").click()
         assert vscode.is_visible()
         assert not desktop.is_visible()
         shown = json.loads(vscode.locator("pre").inner_text())
@@ -187,12 +187,12 @@ def test_install_tabs_work_without_scripts(browser: Browser, origin: str, width:
         assert isinstance(link, dict)
         assert link.pop("name") == "acme-helpdesk"
         assert link == shown["servers"]["acme-helpdesk"]
-        panel.locator("label.tab", has_text="Cursor").click()
+        panel.locator("label.install-tab", has_text="Cursor").click()
         assert cursor.is_visible()
         entry = json.loads(cursor.locator("pre").inner_text())["mcpServers"]["acme-helpdesk"]
         assert decoded(cursor.locator("a[data-install-link]").get_attribute("href") or "") == entry
-        panel.locator("label.tab", has_text="Claude Code").click()
-        assert panel.locator('.tab-panel[data-client="claude-code"] pre').inner_text().startswith("claude mcp add")
+        panel.locator("label.install-tab", has_text="Claude Code").click()
+        assert panel.locator('.install-tab-panel[data-client="claude-code"] pre').inner_text().startswith("claude mcp add")
     finally:
         context.close()
 
@@ -200,11 +200,11 @@ def test_install_tabs_work_without_scripts(browser: Browser, origin: str, width:
 def test_install_tabs_take_the_keyboard(browser: Browser, origin: str) -> None:
     with tab_at(browser, 1280, "light") as page:
         page.goto(f"{origin}sample/index.html")
-        first = page.locator("[data-install] .tab-radio").first
+        first = page.locator("[data-install] .install-tab-radio").first
         first.focus()
         page.keyboard.press("ArrowRight")
         panel = page.locator("[data-install] .install-transport").first
-        assert panel.locator('.tab-panel[data-client="claude-code"]').is_visible()
+        assert panel.locator('.install-tab-panel[data-client="claude-code"]').is_visible()
 
 
 RED = {"light": "rgb(163, 32, 15)", "dark": "rgb(255, 138, 128)"}
