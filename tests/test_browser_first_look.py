@@ -192,7 +192,9 @@ def test_install_tabs_work_without_scripts(browser: Browser, origin: str, width:
         entry = json.loads(cursor.locator("pre").inner_text())["mcpServers"]["acme-helpdesk"]
         assert decoded(cursor.locator("a[data-install-link]").get_attribute("href") or "") == entry
         panel.locator("label.install-tab", has_text="Claude Code").click()
-        assert panel.locator('.install-tab-panel[data-client="claude-code"] pre').inner_text().startswith("claude mcp add")
+        assert (
+            panel.locator('.install-tab-panel[data-client="claude-code"] pre').inner_text().startswith("claude mcp add")
+        )
     finally:
         context.close()
 
