@@ -25,9 +25,9 @@ ARGS = [
 SHOTS = [
     ("overview", "index.html", None),
     ("tool-page", "tools/create_ticket.html", None),
-    ("tool-elicitations", "tools/create_ticket.html", "#variant-1-elicitations"),
+    ("tool-elicitations", "tools/create_ticket.html", "#variant-2-elicitations"),
     ("tool-choose-team", "tools/escalate_ticket.html", "#elicitation-choose_team"),
-    ("tool-request", "tools/create_ticket.html", "#variant-1-request"),
+    ("tool-request", "tools/create_ticket.html", "#variant-2-request"),
     ("tool-schema-folded", "tools/search_tickets.html", "#output"),
     ("search", "index.html", None),
 ]
