@@ -204,10 +204,14 @@ def _validate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return validate.run(options.paths, strict=options.strict, output_format=options.output_format, out=out)
 
 
+AUTO_JOBS = 0
+"""``-j auto``: as many workers as the usable cores (``build`` works out how many)."""
+
+
 def _jobs(text: str) -> int:
-    """``-j N``: auto (0 here, the usable cores) or a whole number from 1."""
+    """``-j N``: auto (``AUTO_JOBS``) or a whole number from 1."""
     if text == "auto":
-        return 0
+        return AUTO_JOBS
     if text.isdigit() and 1 <= int(text) <= 256:
         return int(text)
     raise argparse.ArgumentTypeError("N must be auto or a whole number from 1 to 256")
