@@ -115,6 +115,7 @@ def test_migrate_in_place_on_a_full_disk_leaves_the_original(tmp_path):
     assert leftovers(tmp_path, source.name) == []
 
 
+@pytest.mark.slow  # starts a server or a whole build in a child process
 def test_describe_update_keeps_the_mode_and_the_symlink(tmp_path):
     real = tmp_path / "kept" / "helpdesk.mcpdesc.yaml"
     real.parent.mkdir()
@@ -131,6 +132,7 @@ def test_describe_update_keeps_the_mode_and_the_symlink(tmp_path):
     assert leftovers(real.parent, real.name, "mcpdesc.schema.json") == []  # -o wrote the schema beside
 
 
+@pytest.mark.slow  # starts a server or a whole build in a child process
 def test_describe_output_over_a_file_on_a_full_disk_leaves_it(tmp_path, monkeypatch):
     target = tmp_path / "helpdesk.mcpdesc.yaml"
     target.write_text(ORIGINAL, encoding="utf-8")

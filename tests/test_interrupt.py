@@ -45,6 +45,7 @@ def wait_for(condition: object, process: subprocess.Popen[bytes]) -> None:
         time.sleep(0.005)
 
 
+@pytest.mark.slow  # starts a server or a whole build in a child process
 @pytest.mark.timeout(2 * PATIENCE)
 def test_ctrl_c_while_rendering_leaves_the_previous_site_and_says_one_line(tmp_path: Path):
     description = generate.write(TOOLS, tmp_path / "big.mcpdesc.yaml")

@@ -280,6 +280,7 @@ def test_a_file_over_the_bound_is_written_whole_and_says_so(tmp_path, monkeypatc
     assert load_data(source)["mcpdesc"] == "0.9.0"
 
 
+@pytest.mark.slow  # starts a server or a whole build in a child process
 def test_describe_update_keeps_crlf_trailing_blanks_and_comments(tmp_path):
     target = tmp_path / "helpdesk.mcpdesc.yaml"
     describe_to(target)
