@@ -214,6 +214,11 @@ def json_text(value: object) -> str:
     return text
 
 
+def write_json(stream: TextIO, value: object) -> None:
+    """Print ``value`` as JSON (``json_text``: safe to print, the same data), then a newline."""
+    stream.write(json_text(value) + "\n")
+
+
 # --- reports ------------------------------------------------------------------------------
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from ..diagnostics import json_text
+from ..diagnostics import write_json
 from ..errors import ExitCode, UsageError
 from ..spec.schema_export import config_schema, exported_schema, specification_named
 
@@ -20,5 +20,5 @@ def schema_for(target: str) -> dict[str, object]:
 def run(target: str | None, *, spec: str | None, out: TextIO) -> int:
     if target is not None and spec is not None and target != spec:
         raise UsageError(f"schema: {target!r} and --spec {spec} name different schemas; give one")
-    out.write(json_text(schema_for(target or spec or VERSIONS[0])) + "\n")
+    write_json(out, schema_for(target or spec or VERSIONS[0]))
     return ExitCode.OK

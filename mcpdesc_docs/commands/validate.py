@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..config import find_config, load_config
-from ..diagnostics import RuleHelp, format_sarif, json_report, json_text, write_report
+from ..diagnostics import RuleHelp, format_sarif, json_report, write_json, write_report
 from ..errors import ExitCode
 from ..validation.validator import ValidationResult, validate_file
 
@@ -45,7 +45,7 @@ def run(paths: Sequence[str], *, strict: bool, output_format: str, out: TextIO) 
         # One log of one run: a viewer lists every file's results together.
         out.write(format_sarif([d for result in results for d in result.diagnostics], rule_help))
     elif len(results) > 1 and output_format == "json":
-        out.write(json_text([_json(result) for result in results]) + "\n")
+        write_json(out, [_json(result) for result in results])
     else:
         for result in results:
             report(result, output_format, out)

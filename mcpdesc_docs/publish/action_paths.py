@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from ..config import load_config
-from ..diagnostics import printable
+from ..diagnostics import write_line
 from ..errors import ExitCode, UsageError
 
 
@@ -25,20 +25,20 @@ def outputs(path: str) -> dict[str, str]:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
-        sys.stderr.write("usage: python -m mcpdesc_docs.publish.action_paths PATH\n")
+        write_line(sys.stderr, "usage: python -m mcpdesc_docs.publish.action_paths PATH")
         return ExitCode.USAGE
     try:
         found = outputs(argv[0])
     except UsageError as exc:  # a ProjectError too
         # The build step before this one has reported the details as annotations.
-        sys.stderr.write(printable(f"mcpdesc-docs: {exc}") + "\n")
+        write_line(sys.stderr, f"mcpdesc-docs: {exc}")
         return ExitCode.USAGE
     for name, value in found.items():
         # A newline in a value would start another output (or a workflow command).
         if "\n" in value or "\r" in value:
-            sys.stderr.write(f"mcpdesc-docs: the {name} path holds a line break; rename it\n")
+            write_line(sys.stderr, f"mcpdesc-docs: the {name} path holds a line break; rename it")
             return ExitCode.USAGE
-        sys.stdout.write(f"{name}={value}\n")
+        write_line(sys.stdout, f"{name}={value}")
     return ExitCode.OK
 
 
