@@ -15,6 +15,7 @@ import pytest
 
 from mcpdesc_docs.render import parallel
 
+from .helpers import PATIENCE
 from .sites import build
 
 TOOLS = 2 * parallel.MIN_PAGES_PER_WORKER + 20
@@ -163,23 +164,27 @@ def test_workers_die_with_a_build_that_is_killed(description: Path, tmp_path: Pa
     with subprocess.Popen(
         [sys.executable, "-c", ORPHAN, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     ) as build_process:
-        for _ in range(1200):  # until both workers have started (or the build has ended)
+        deadline = time.monotonic() + PATIENCE  # a hang guard, not a measure of speed
+        while time.monotonic() < deadline and build_process.poll() is None:
             if pids_file.exists() and len(pids_file.read_text(encoding="utf-8").split()) >= 2:
-                break
-            if build_process.poll() is not None:
-                break
+                break  # both workers have started
             time.sleep(0.05)
         workers = {int(line) for line in pids_file.read_text(encoding="utf-8").split()}
         assert len(workers) == 2, build_process.stderr.read() if build_process.stderr else ""
         build_process.kill()
         build_process.wait()
     for pid in workers:
-        for _ in range(400):  # the kernel ends each (PR_SET_PDEATHSIG); it is reaped by init
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
-                break
+        deadline = time.monotonic() + PATIENCE  # the kernel ends each (PR_SET_PDEATHSIG) at once
+        while _alive(pid) and time.monotonic() < deadline:
             time.sleep(0.05)
-        else:
+        if _alive(pid):
             os.kill(pid, signal.SIGKILL)
             raise AssertionError(f"worker {pid} outlived the build")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
