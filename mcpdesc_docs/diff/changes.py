@@ -2,32 +2,27 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Container, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..source import pointer as jp
+from ..validation.document import as_object
 from .change import ABSENT, Change, Level
 from .schemas import compare_schemas
+from .values import canonical, differs, members
 from .view import Declared, PrimitiveKey, View
 
 WORDING = frozenset(
     {"title", "description", "summary", "instructions", "examples", "icons", "tags", "externalDocs", "websiteUrl"}
 )
 """Members whose change is a matter of documentation (words, pictures, examples)."""
+ELICITATION_WORDING = frozenset({"message", "when", "onDecline", "onCancel"})
+"""An elicitation declaration's words: what the user reads, and what happens after."""
+COMPARED_AT_ROOT = frozenset({"info", "protocolVersions", "transports", "security"})
+"""Root members with comparisons of their own."""
 SKIPPED_ROOT = frozenset({"mcpdesc", "$schema", "components", "tools", "resources", "resourceTemplates", "prompts"})
 """Root members compared elsewhere, or not at all (the format; components are followed
 where they are used)."""
-
-
-def _canonical(value: object) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def _differs(old: Mapping[str, Any], new: Mapping[str, Any], member: str) -> bool:
-    if (member in old) != (member in new):
-        return True
-    return member in old and _canonical(old[member]) != _canonical(new[member])
 
 
 def _label(key: PrimitiveKey) -> str:
@@ -52,26 +47,9 @@ class Comparison:
         yield from self._versions()
         yield from self._transports()
         yield from _security("", "security", "/security", "/security", old, new)
-        old_info, new_info = _object(old.get("info")), _object(new.get("info"))
-        for member in [*old_info, *(m for m in new_info if m not in old_info)]:
-            if _differs(old_info, new_info, member):
-                yield _member_change(
-                    Level.DOCUMENTATION,
-                    "info-changed",
-                    "",
-                    f"info.{member}",
-                    "/info",
-                    "/info",
-                    old_info,
-                    new_info,
-                    member,
-                )
-        for member in [*old, *(m for m in new if m not in old)]:
-            if member in SKIPPED_ROOT or member in ("info", "protocolVersions", "transports", "security"):
-                continue
-            if _differs(old, new, member):
-                level = Level.DOCUMENTATION if member in WORDING else Level.NON_BREAKING
-                yield _member_change(level, f"{member}-changed", "", member, "", "", old, new, member)
+        old_info, new_info = as_object(old.get("info")), as_object(new.get("info"))
+        yield from _members_changed("", "/info", "/info", old_info, new_info, "info-changed", "info.", wording=ALL)
+        yield from _members_changed("", "", "", old, new, "{}-changed", "", skip=SKIPPED_ROOT | COMPARED_AT_ROOT)
 
     def _versions(self) -> Iterator[Change]:
         old, new = self.old.root_scope, self.new.root_scope
@@ -124,20 +102,16 @@ class Comparison:
             yield from _security(
                 "", f"transport {key} security", where + "/security", new_where + "/security", transport, new_transport
             )
-            for member in [*transport, *(m for m in new_transport if m not in transport)]:
-                if member != "security" and _differs(transport, new_transport, member):
-                    level = Level.DOCUMENTATION if member in WORDING else Level.NON_BREAKING
-                    yield _member_change(
-                        level,
-                        "transport-changed",
-                        "",
-                        f"transport {key} {member}",
-                        where,
-                        new_where,
-                        transport,
-                        new_transport,
-                        member,
-                    )
+            yield from _members_changed(
+                "",
+                where,
+                new_where,
+                transport,
+                new_transport,
+                "transport-changed",
+                f"transport {key} ",
+                skip={"security"},
+            )
         for key, (index, transport) in new.items():
             if key not in old:
                 yield Change(
@@ -244,8 +218,8 @@ class Comparison:
     def _declaration(self, key: PrimitiveKey, old: Declared, new: Declared) -> Iterator[Change]:
         label = _label(key)
         a, b = old.data, new.data
-        for member in [*a, *(m for m in b if m not in a)]:
-            if member == "protocolVersions" or not _differs(a, b, member):
+        for member in members(a, b):
+            if member == "protocolVersions" or not differs(a, b, member):
                 continue
             if key[0] == "tool" and member in ("inputSchema", "outputSchema"):
                 yield from self._schema(label, member, old, new)
@@ -335,8 +309,35 @@ class Comparison:
             )
 
 
-def _object(value: object) -> Mapping[str, Any]:
-    return value if isinstance(value, dict) else {}
+class _Everything:
+    """Every member name (the ``wording`` of ``info``, whose members are all words)."""
+
+    def __contains__(self, member: object) -> bool:
+        return True
+
+
+ALL = _Everything()
+
+
+def _members_changed(
+    label: str,
+    old_at: str,
+    new_at: str,
+    old: Mapping[str, Any],
+    new: Mapping[str, Any],
+    code: str,
+    where: str,
+    *,
+    skip: Container[str] = (),
+    wording: Container[str] = WORDING,
+) -> Iterator[Change]:
+    """Each member that differs between two objects (but those in ``skip``), as one change:
+    documentation for a ``wording`` member, else non-breaking. ``code`` is the change's
+    code, with ``{}`` for the member's name; ``where`` comes before that name."""
+    for member in members(old, new):
+        if member not in skip and differs(old, new, member):
+            level = Level.DOCUMENTATION if member in wording else Level.NON_BREAKING
+            yield _member_change(level, code.format(member), label, where + member, old_at, new_at, old, new, member)
 
 
 def _member_change(
@@ -385,8 +386,8 @@ def _security(
 ) -> Iterator[Change]:
     """Security requirements: one added is breaking (a client may now have to
     authenticate, or otherwise), one removed is not."""
-    before = {_canonical(r): r for r in old.get("security") or []} if isinstance(old.get("security", []), list) else {}
-    after = {_canonical(r): r for r in new.get("security") or []} if isinstance(new.get("security", []), list) else {}
+    before = {canonical(r): r for r in old.get("security") or []} if isinstance(old.get("security", []), list) else {}
+    after = {canonical(r): r for r in new.get("security") or []} if isinstance(new.get("security", []), list) else {}
     for text, requirement in after.items():
         if text not in before:
             yield Change(
@@ -457,20 +458,16 @@ def _arguments(label: str, old: Declared, new: Declared) -> Iterator[Change]:
                 "required",
                 message,
             )
-        for member in [*argument, *(m for m in new_argument if m not in argument)]:
-            if member not in ("name", "required") and _differs(argument, new_argument, member):
-                level = Level.DOCUMENTATION if member in WORDING else Level.NON_BREAKING
-                yield _member_change(
-                    level,
-                    f"argument-{member}-changed",
-                    label,
-                    f"arguments.{name}.{member}",
-                    at,
-                    new_at,
-                    argument,
-                    new_argument,
-                    member,
-                )
+        yield from _members_changed(
+            label,
+            at,
+            new_at,
+            argument,
+            new_argument,
+            "argument-{}-changed",
+            f"arguments.{name}.",
+            skip={"name", "required"},
+        )
     for name, (index, argument) in after.items():
         if name not in before:
             required = argument.get("required") is True
@@ -509,21 +506,16 @@ def _elicitations(label: str, old: Declared, new: Declared) -> Iterator[Change]:
             continue
         new_index, new_declaration = after[name]
         new_at = jp.join(new.pointer, "elicitations", new_index)
-        for member in [*declaration, *(m for m in new_declaration if m not in declaration)]:
-            if _differs(declaration, new_declaration, member):
-                wording = member in WORDING or member in ("message", "when", "onDecline", "onCancel")
-                level = Level.DOCUMENTATION if wording else Level.NON_BREAKING
-                yield _member_change(
-                    level,
-                    f"elicitation-{member}-changed",
-                    label,
-                    f"elicitations.{name}.{member}",
-                    at,
-                    new_at,
-                    declaration,
-                    new_declaration,
-                    member,
-                )
+        yield from _members_changed(
+            label,
+            at,
+            new_at,
+            declaration,
+            new_declaration,
+            "elicitation-{}-changed",
+            f"elicitations.{name}.",
+            wording=WORDING | ELICITATION_WORDING,
+        )
     for name, (index, declaration) in after.items():
         if name not in before:
             yield Change(
@@ -540,22 +532,9 @@ def _elicitations(label: str, old: Declared, new: Declared) -> Iterator[Change]:
 
 
 def _annotations(label: str, old: Declared, new: Declared) -> Iterator[Change]:
-    before, after = _object(old.data.get("annotations")), _object(new.data.get("annotations"))
+    before, after = as_object(old.data.get("annotations")), as_object(new.data.get("annotations"))
     old_at, new_at = jp.join(old.pointer, "annotations"), jp.join(new.pointer, "annotations")
-    for member in [*before, *(m for m in after if m not in before)]:
-        if _differs(before, after, member):
-            level = Level.DOCUMENTATION if member in WORDING else Level.NON_BREAKING
-            yield _member_change(
-                level,
-                f"annotation-{member}-changed",
-                label,
-                f"annotations.{member}",
-                old_at,
-                new_at,
-                before,
-                after,
-                member,
-            )
+    yield from _members_changed(label, old_at, new_at, before, after, "annotation-{}-changed", "annotations.")
 
 
 def _renames(
@@ -568,7 +547,7 @@ def _renames(
     under a new one: one rename each, not a removal and an addition."""
 
     def body(key: PrimitiveKey, declared: Sequence[Declared]) -> str:
-        return _canonical(
+        return canonical(
             [{k: v for k, v in d.data.items() if k not in ("name", "uri", "uriTemplate")} for d in declared]
         )
 
@@ -609,8 +588,8 @@ def _merged(changes: list[Change]) -> list[Change]:
             change.primitive,
             change.member,
             change.message,
-            _canonical_value(change.old_value),
-            _canonical_value(change.new_value),
+            _value_key(change.old_value),
+            _value_key(change.new_value),
         )
         kept = merged.get(key)
         if kept is None:
@@ -621,8 +600,8 @@ def _merged(changes: list[Change]) -> list[Change]:
     return list(merged.values())
 
 
-def _canonical_value(value: object) -> str:
-    return "absent" if value is ABSENT else _canonical(value)
+def _value_key(value: object) -> str:
+    return "absent" if value is ABSENT else canonical(value)
 
 
 def compare(old: View, new: View) -> tuple[list[Change], bool]:

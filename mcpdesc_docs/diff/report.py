@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from ..diagnostics import github_command, printable
 from .change import ABSENT, Change, Level, verdict
 from .load import Side
+from .values import clipped_json
 
 SHOWN_VALUE = 160
 """Characters of a value the text and Markdown reports show (JSON carries it whole)."""
@@ -36,10 +37,7 @@ class Report:
 
 
 def _value(value: object) -> str:
-    if value is ABSENT:
-        return "(absent)"
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return text if len(text) <= SHOWN_VALUE else text[: SHOWN_VALUE - 1] + "…"
+    return "(absent)" if value is ABSENT else clipped_json(value, SHOWN_VALUE)
 
 
 def _summary(report: Report) -> str:

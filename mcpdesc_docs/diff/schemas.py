@@ -12,13 +12,14 @@ nodes with a budget, and stops at a cycle.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..source import pointer as jp
+from ..validation.document import as_object
 from .change import ABSENT, Level
+from .values import canonical, differs
 
 MAX_NODES = 20_000
 """Schema nodes compared per pair of schemas (a description's schemas are bounded by its
@@ -68,10 +69,6 @@ class SchemaChange:
     new_at: str | None
     old_value: object = ABSENT
     new_value: object = ABSENT
-
-
-def _canonical(value: object) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 def _types(schema: Mapping[str, Any]) -> frozenset[str] | None:
@@ -137,7 +134,7 @@ class SchemaComparison:
                 self.truncated = True
                 return
             if not isinstance(old, dict) or not isinstance(new, dict):
-                if _canonical(old) != _canonical(new):
+                if canonical(old) != canonical(new):
                     yield SchemaChange(
                         self._level(True), "schema-changed", field, "", "the schema changed", old_at, new_at, old, new
                     )
@@ -162,7 +159,7 @@ class SchemaComparison:
             )
 
         for keyword in WORDING:
-            if _differs(old, new, keyword):
+            if differs(old, new, keyword):
                 yield change(Level.DOCUMENTATION, f"{keyword}-changed", keyword, f"the {keyword} changed")
         old_types, new_types = _types(old), _types(new)
         if old_types != new_types:
@@ -171,21 +168,21 @@ class SchemaComparison:
             how = "widened" if widened and not narrowed else "narrowed" if narrowed and not widened else "changed"
             yield change(self._level(not widened), f"type-{how}", "type", f"the type {how}")
         yield from self._enum(old, new, change)
-        if _differs(old, new, "const"):
+        if differs(old, new, "const"):
             yield change(self._level("const" in new), "const-changed", "const", "the constant value changed")
         for keyword in UPPER_BOUNDS + LOWER_BOUNDS:
             yield from self._bound(keyword, old, new, change)
         for keyword in SHAPE:
-            if _differs(old, new, keyword):
+            if differs(old, new, keyword):
                 level = self._level(keyword in new) if self._input else Level.NON_BREAKING
                 yield change(level, f"{keyword}-changed", keyword, f"the {keyword} changed")
-        if _differs(old, new, "default"):
+        if differs(old, new, "default"):
             yield change(Level.NON_BREAKING, "default-changed", "default", "the default changed")
         yield from self._closed(old, new, change)
         for keyword in ALTERNATIVES:
             yield from self._alternatives(keyword, old, new, change)
         for keyword in sorted((old.keys() | new.keys()) - HANDLED):
-            if _differs(old, new, keyword):
+            if differs(old, new, keyword):
                 yield change(Level.NON_BREAKING, "keyword-changed", keyword, f"{keyword!r} changed")
 
     def _enum(self, old: Mapping[str, Any], new: Mapping[str, Any], change: Any) -> Iterator[SchemaChange]:
@@ -197,8 +194,8 @@ class SchemaComparison:
         if "enum" not in old:
             yield change(self._level(True), "enum-added", "enum", "the values are now limited to a list")
             return
-        old_values = {_canonical(v) for v in old["enum"]} if isinstance(old["enum"], list) else set()
-        new_values = {_canonical(v) for v in new["enum"]} if isinstance(new["enum"], list) else set()
+        old_values = {canonical(v) for v in old["enum"]} if isinstance(old["enum"], list) else set()
+        new_values = {canonical(v) for v in new["enum"]} if isinstance(new["enum"], list) else set()
         if old_values - new_values:
             gone = ", ".join(sorted(old_values - new_values))
             yield change(self._level(True), "enum-value-removed", "enum", f"value(s) {gone} no longer allowed")
@@ -209,7 +206,7 @@ class SchemaComparison:
     def _bound(
         self, keyword: str, old: Mapping[str, Any], new: Mapping[str, Any], change: Any
     ) -> Iterator[SchemaChange]:
-        if not _differs(old, new, keyword):
+        if not differs(old, new, keyword):
             return
         before, after = old.get(keyword, ABSENT), new.get(keyword, ABSENT)
         upper = keyword in UPPER_BOUNDS
@@ -240,8 +237,8 @@ class SchemaComparison:
     def _alternatives(
         self, keyword: str, old: Mapping[str, Any], new: Mapping[str, Any], change: Any
     ) -> Iterator[SchemaChange]:
-        before = {_canonical(v) for v in old.get(keyword) or []} if isinstance(old.get(keyword, []), list) else set()
-        after = {_canonical(v) for v in new.get(keyword) or []} if isinstance(new.get(keyword, []), list) else set()
+        before = {canonical(v) for v in old.get(keyword) or []} if isinstance(old.get(keyword, []), list) else set()
+        after = {canonical(v) for v in new.get(keyword) or []} if isinstance(new.get(keyword, []), list) else set()
         if before == after:
             return
         if keyword == "allOf":
@@ -262,7 +259,7 @@ class SchemaComparison:
     def _properties(
         self, old: Mapping[str, Any], new: Mapping[str, Any], old_at: str, new_at: str, field: str
     ) -> Iterator[tuple[object, object, str, str, str]]:
-        old_props, new_props = _object(old.get("properties")), _object(new.get("properties"))
+        old_props, new_props = as_object(old.get("properties")), as_object(new.get("properties"))
         old_required, new_required = _names(old.get("required")), _names(new.get("required"))
         for name in old_props:
             if name in new_props:
@@ -278,20 +275,8 @@ class SchemaComparison:
         )
 
 
-def _object(value: object) -> Mapping[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
 def _names(value: object) -> set[str]:
     return {name for name in value if isinstance(name, str)} if isinstance(value, list) else set()
-
-
-def _differs(old: Mapping[str, Any], new: Mapping[str, Any], keyword: str) -> bool:
-    """Whether ``keyword`` is on one side only, or holds another JSON value (1 and true,
-    equal in Python, are not the same JSON)."""
-    if (keyword in old) != (keyword in new):
-        return True
-    return keyword in old and _canonical(old[keyword]) != _canonical(new[keyword])
 
 
 def _membership(

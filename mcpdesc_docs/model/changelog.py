@@ -4,10 +4,10 @@ mark on each changed primitive's page)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 
 from ..diff.change import ABSENT, Change, verdict
+from ..diff.values import clipped_json
 from .site import CHANGES_PATH, ChangeEntry, ChangeGroup, ChangeLog, Page
 
 SHOWN_VALUE = 240
@@ -16,10 +16,7 @@ removed tool is long to read in a table)."""
 
 
 def _shown(value: object) -> str | None:
-    if value is ABSENT:
-        return None
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return text if len(text) <= SHOWN_VALUE else text[: SHOWN_VALUE - 1] + "…"
+    return None if value is ABSENT else clipped_json(value, SHOWN_VALUE)
 
 
 def _primitive_pointer(pointer: str | None) -> str | None:
