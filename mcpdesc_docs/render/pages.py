@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -446,32 +446,31 @@ def render_site(
             search = entries_json(page_entries(site, primitive))
         return PageOutput(primitive, html, twin, search)
 
+    def write_pages(pages: Sequence[Page], write: Sink) -> list[str]:
+        """Render and write ``pages`` and their twins; their search entries, in order."""
+        pieces = []
+        for primitive in pages:
+            output = primitive_output(primitive)
+            if cache is not None:
+                fresh[primitive.path] = output
+            write(primitive.path, output.html)
+            write(twin_path(primitive.path), output.twin)
+            pieces.append(output.search)
+        return pieces
+
     workers = workers_for(len(site.pages), parallel.jobs) if parallel is not None and cache is None else 1
     if parallel is not None and workers > 1:
         worker_settings = parallel
 
         def chunk(start: int, stop: int) -> tuple[list[str], int]:
-            write, before = worker_settings.worker_sink(), rendered
-            pieces = []
-            for primitive in site.pages[start:stop]:
-                output = primitive_output(primitive)
-                write(primitive.path, output.html)
-                write(twin_path(primitive.path), output.twin)
-                pieces.append(output.search)
-            return pieces, rendered - before
+            before = rendered
+            return write_pages(site.pages[start:stop], worker_settings.worker_sink()), rendered - before
 
         parallel.settle()
         search_pieces, in_workers = render_in_workers(len(site.pages), chunk, workers)
         rendered += in_workers
     else:
-        search_pieces = []
-        for primitive in site.pages:
-            output = primitive_output(primitive)
-            if cache is not None:
-                fresh[primitive.path] = output
-            emit(primitive.path, output.html)
-            emit(twin_path(primitive.path), output.twin)
-            search_pieces.append(output.search)
+        search_pieces = write_pages(site.pages, emit)
     for tag in site.tags:
         emit(tag.path, page("tag.html", tag.path, tag=tag))
     if site.changelog is not None:
