@@ -7,11 +7,11 @@ example that no longer fits its schema says nothing about what changed for a cli
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from ..errors import DescriptionError, ProjectError
 from ..source.limits import DEFAULT_LIMITS, Limits
-from ..source.load import Format, Source, parse_bytes, read_source
+from ..source.load import Source, format_of, parse_bytes, read_source
 from ..validation.validator import validate_source
 from . import GIT_PREFIX
 from .view import View, view_of
@@ -31,16 +31,11 @@ class Side:
     """Validation errors found in it (``validate`` shows them)."""
 
 
-def _format_of(path: str) -> Format | None:
-    suffix = PurePosixPath(path).suffix.lower()
-    return "json" if suffix == ".json" else "yaml" if suffix in {".yaml", ".yml"} else None
-
-
 def _from_git(spec: str, limits: Limits, cwd: Path | None) -> tuple[Source, str]:
     from .history import read_from_history  # dulwich, only for a git: side
 
     raw, path = read_from_history(spec, limits.max_bytes, cwd)
-    return parse_bytes(raw, spec, fmt=_format_of(path), limits=limits), path
+    return parse_bytes(raw, spec, fmt=format_of(path), limits=limits), path
 
 
 def read_side(spec: str, limits: Limits = DEFAULT_LIMITS, cwd: Path | None = None) -> Side:

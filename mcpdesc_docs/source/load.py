@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import BinaryIO, Literal, NamedTuple
 
 from ..diagnostics import Diagnostic
@@ -95,9 +95,13 @@ def read_source(
         raise UsageError(f"{display}: is a directory") from None
     except PermissionError:
         raise UsageError(f"{display}: permission denied") from None
-    suffix = path.suffix.lower()
-    fmt: Format | None = "json" if suffix == ".json" else "yaml" if suffix in {".yaml", ".yml"} else None
-    return parse_bytes(raw, display, fmt=fmt, limits=limits, readers=readers)
+    return parse_bytes(raw, display, fmt=format_of(path.name), limits=limits, readers=readers)
+
+
+def format_of(name: str) -> Format | None:
+    """The format a file name's extension says (None: none; the text decides)."""
+    suffix = PurePosixPath(name).suffix.lower()
+    return "json" if suffix == ".json" else "yaml" if suffix in {".yaml", ".yml"} else None
 
 
 READ_CHUNK = 1 << 20
