@@ -15,6 +15,7 @@ from .errors import DescriptionError, ProjectError, UsageError
 from .resources import available_themes
 from .rule_docs import RuleDoc
 from .source import pointer as jp
+from .source.git_spec import GIT_PREFIX, split_git_spec
 from .source.limits import DEFAULT_LIMITS, LIMIT_CEILINGS, Limits, ceiling_reason
 from .source.load import Source, read_source
 from .validation.validator import known_rule_ids, suppresses
@@ -233,8 +234,8 @@ def _previous(value: object, at: str, base: Path, problems: _Problems) -> str | 
     text = _string(value, at, base, problems)
     if text is None:
         return None
-    if text.startswith("git:"):
-        if text.count(":") < 2 or text.split(":", 2)[1] == "" or text.split(":", 2)[2] == "":
+    if text.startswith(GIT_PREFIX):
+        if split_git_spec(text) is None:
             problems.add(at, "'previous' must be a file or git:REF:PATH (such as git:v1.2.0:server.mcpdesc.yaml)")
             return None
         return text

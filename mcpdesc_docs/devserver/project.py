@@ -13,6 +13,7 @@ from ..model.primitives import PageCache
 from ..pipeline import BuildSession, render_description, validate_description
 from ..render.pages import RenderCache
 from ..resources import builtin_dir
+from ..source.git_spec import GIT_PREFIX
 from ..validation.rule_cache import RuleCache
 from .builder import Rebuild
 from .watch import real_path
@@ -96,7 +97,7 @@ class ProjectBuilder:
         if config.config_file is not None:
             paths.append(config.config_file)
         paths.append(config.description)
-        if config.previous is not None and not config.previous.startswith("git:"):
+        if config.previous is not None and not config.previous.startswith(GIT_PREFIX):
             paths.append(Path(config.previous))
         paths.extend(config.project_dir / css for css in config.extra_css)
         if config.theme.custom_dir is not None:

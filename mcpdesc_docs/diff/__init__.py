@@ -3,6 +3,3 @@ client. ``load`` reads and validates each side (a file, or ``git:REF:PATH``), ``
 turns a description into what a client sees (primitives by identity and protocol version,
 component references followed), ``changes`` and ``schemas`` compare two views and classify
 each change, ``report`` writes the result."""
-
-GIT_PREFIX = "git:"
-"""How a side read from git history is written: ``git:REF:PATH``."""

@@ -21,7 +21,7 @@ from dulwich.objectspec import parse_commit
 from dulwich.repo import Repo
 
 from ..errors import UsageError
-from . import GIT_PREFIX
+from ..source.git_spec import split_git_spec
 
 _STEPS = re.compile(r"(~\d*|\^1?)+$")
 MAX_STEPS = 10_000
@@ -30,10 +30,10 @@ MAX_STEPS = 10_000
 
 def split_spec(spec: str) -> tuple[str, str]:
     """(REF, PATH) of ``git:REF:PATH``; UsageError when it is not written so."""
-    ref, colon, path = spec.removeprefix(GIT_PREFIX).partition(":")
-    if not colon or not ref or not path:
+    parts = split_git_spec(spec)
+    if parts is None:
         raise UsageError(f"{spec}: write git:REF:PATH (for example git:main:server.mcpdesc.yaml)")
-    return ref, path
+    return parts
 
 
 def _steps(text: str) -> int:
@@ -94,4 +94,4 @@ def read_from_history(spec: str, limit: int, cwd: Path | None = None) -> tuple[b
         return blob.as_raw_string()[: limit + 1], inside
 
 
-__all__ = ["GIT_PREFIX", "read_from_history", "split_spec"]
+__all__ = ["read_from_history", "split_spec"]

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import DescriptionError, ProjectError
+from ..source.git_spec import GIT_PREFIX
 from ..source.limits import DEFAULT_LIMITS, Limits
 from ..source.load import Source, format_of, parse_bytes, read_source
 from ..validation.validator import validate_source
-from . import GIT_PREFIX
 from .view import View, view_of
 
 
@@ -59,4 +59,4 @@ def read_side(spec: str, limits: Limits = DEFAULT_LIMITS, cwd: Path | None = Non
     return Side(spec, file, source, view_of(document), version if isinstance(version, str) else None, len(errors))
 
 
-__all__ = ["GIT_PREFIX", "Side", "read_side"]
+__all__ = ["Side", "read_side"]
