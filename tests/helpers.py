@@ -76,3 +76,32 @@ def walk(value: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from walk(item, (*path, index))
+
+
+AUDITED = """
+import sys
+
+events = []
+WATCHED = {"urllib.Request", "http.client.connect", "subprocess.Popen", "os.system", "os.exec", "os.posix_spawn"}
+WATCHED.add("os.fork")
+
+def _hook(event, args):
+    if event.startswith("socket.") or event in WATCHED:
+        events.append(event)
+
+sys.addaudithook(_hook)
+"""
+"""The start of a probe script run in a child process: from there on, ``events`` records
+every audit event of a connection, a program run or a fork (build's workers are forks)."""
+
+CLI_AUDIT_PROBE = (
+    AUDITED
+    + """
+from mcpdesc_docs.cli import main
+
+code = main(sys.argv[1:])
+print("EVENTS", sorted(set(events)))
+sys.exit(code)
+"""
+)
+"""``python -c CLI_AUDIT_PROBE ARGS...`` runs the command line and prints what it did."""

@@ -14,6 +14,8 @@ import pytest
 
 from mcpdesc_docs.cli import main
 
+from .helpers import CLI_AUDIT_PROBE
+
 SAMPLE = Path(__file__).resolve().parents[1] / "sample-site" / "helpdesk.mcpdesc.yaml"
 
 DUPLICATE_NAMES = """\
@@ -183,28 +185,12 @@ def test_validation_opens_no_network_connection(monkeypatch: pytest.MonkeyPatch)
     assert attempts == []
 
 
-NETWORK_PROBE = """
-import socket, sys
-from mcpdesc_docs.cli import main
-
-events = []
-def hook(event, args):
-    watched = {"urllib.Request", "http.client.connect", "subprocess.Popen", "os.system", "os.exec", "os.posix_spawn"}
-    if event.startswith("socket.") or event in watched:
-        events.append(event)
-sys.addaudithook(hook)
-code = main(sys.argv[1:])
-print("EVENTS", events)
-sys.exit(code)
-"""
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("command", ["validate", "build"])
 def test_no_network_or_process_audit_events_in_a_fresh_process(command: str, tmp_path: Path) -> None:
     argv = [command, str(SAMPLE)] + (["-o", str(tmp_path / "site")] if command == "build" else [])
     result = subprocess.run(
-        [sys.executable, "-c", NETWORK_PROBE, *argv], capture_output=True, text=True, timeout=60, check=False
+        [sys.executable, "-c", CLI_AUDIT_PROBE, *argv], capture_output=True, text=True, timeout=60, check=False
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "EVENTS []" in result.stdout

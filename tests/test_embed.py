@@ -26,6 +26,7 @@ from bs4 import BeautifulSoup
 from mcpdesc_docs.embed.extension import EmbedBuildError, McpdescExtension
 from mcpdesc_docs.embed.stylesheet import STYLESHEET
 
+from .helpers import AUDITED
 from .hostile_documents import ESCAPES, base, injection
 from .hostile_documents import tool as hostile_tool
 from .shared_data import ROOT
@@ -415,19 +416,15 @@ def test_the_documented_mkdocs_configuration_builds(tmp_path, entry_point_dir):
     assert built.select_one("link[href$='mcpdesc-embed.css']")
 
 
-AUDIT_PROBE = """
-import sys
+AUDIT_PROBE = (
+    AUDITED
+    + """
 import markdown
 
-events = []
-def hook(event, args):
-    watched = {"urllib.Request", "http.client.connect", "subprocess.Popen", "os.system", "os.exec", "os.posix_spawn"}
-    if event.startswith("socket.") or event in watched:
-        events.append(event)
-sys.addaudithook(hook)
 html = markdown.markdown(sys.stdin.read(), extensions=["mcpdesc_docs.embed.extension"])
 print("EVENTS", events, "mcpdesc-embed" in html)
 """
+)
 
 
 @pytest.mark.slow

@@ -15,7 +15,7 @@ import pytest
 
 from mcpdesc_docs.render import parallel
 
-from .helpers import PATIENCE
+from .helpers import CLI_AUDIT_PROBE, PATIENCE
 from .sites import build
 
 TOOLS = 2 * parallel.MIN_PAGES_PER_WORKER + 20
@@ -108,28 +108,11 @@ def test_no_worker_outlives_the_build(description: Path, tmp_path: Path, monkeyp
             os.kill(pid, 0)
 
 
-AUDIT = """
-import sys
-import time
-from mcpdesc_docs.cli import main
-
-events = []
-def hook(event, args):
-    watched = {"urllib.Request", "http.client.connect", "subprocess.Popen", "os.system", "os.exec", "os.posix_spawn"}
-    if event.startswith("socket.") or event in watched or event == "os.fork":
-        events.append(event)
-sys.addaudithook(hook)
-code = main(sys.argv[1:])
-print("EVENTS", sorted(set(events)))
-sys.exit(code)
-"""
-
-
 @pytest.mark.slow
 def test_workers_are_forks_and_nothing_else(description: Path, tmp_path: Path) -> None:
     argv = ["build", str(description), "-o", str(tmp_path / "site"), "-j", "2"]
     done = subprocess.run(
-        [sys.executable, "-c", AUDIT, *argv], capture_output=True, text=True, timeout=600, check=False
+        [sys.executable, "-c", CLI_AUDIT_PROBE, *argv], capture_output=True, text=True, timeout=600, check=False
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "EVENTS ['os.fork']" in done.stdout  # the workers; no program, no connection
