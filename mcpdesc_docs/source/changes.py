@@ -19,6 +19,11 @@ from ..kinds import BY_COLLECTION
 RootMembers = tuple[tuple[str, object], ...]
 
 
+def root_members(data: Mapping[str, object]) -> RootMembers:
+    """The root's members outside the primitive collections, in order."""
+    return tuple((key, value) for key, value in data.items() if key not in BY_COLLECTION)
+
+
 @dataclass(frozen=True, slots=True)
 class Snapshot:
     """A read's values, as objects: the root's members outside the primitive collections
@@ -29,7 +34,7 @@ class Snapshot:
 
     @classmethod
     def of(cls, data: Mapping[str, object]) -> Snapshot:
-        root = tuple((key, value) for key, value in data.items() if key not in BY_COLLECTION)
+        root = root_members(data)
         primitives: dict[str, object] = {}
         for collection in BY_COLLECTION:
             items = data.get(collection)
@@ -106,4 +111,4 @@ class Staleness:
         self.primitives = set()
 
 
-__all__ = ["EVERYTHING", "RootMembers", "Snapshot", "SourceChange", "Staleness"]
+__all__ = ["EVERYTHING", "RootMembers", "Snapshot", "SourceChange", "Staleness", "root_members"]

@@ -23,8 +23,7 @@ from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
-from ..kinds import BY_COLLECTION
-from ..source.changes import RootMembers, SourceChange, Staleness
+from ..source.changes import RootMembers, SourceChange, Staleness, root_members
 from .document import Document, Elicitation, Primitive
 from .findings import INTERNAL_ERROR, MAX_FINDINGS, TOO_MANY_FINDINGS
 from .memo import ByObject
@@ -135,7 +134,7 @@ class RuleCache:
         if self._pointers is None or staleness.everything or staleness.root:
             # A reference outside the components (a transport's security, say) is resolved by
             # the rules too. Looked for only when the root changed.
-            root: RootMembers = tuple((k, v) for k, v in document.data.items() if k not in BY_COLLECTION)
+            root = root_members(document.data)
             if any(_holds_reference(value) for key, value in root if key != "components"):
                 self._forget()
                 return findings_of(rules, document)
@@ -173,7 +172,7 @@ class RuleCache:
     ) -> list[Diagnostic]:
         current = {primitive.pointer for primitive in document.primitives}
         removed = [pointer for pointer in before if pointer not in current]
-        root: RootMembers = tuple((k, v) for k, v in document.data.items() if k not in BY_COLLECTION)
+        root = root_members(document.data)
         views = self._views(document, root, changed)
         found: list[Diagnostic] = []
         for registered in rules:
