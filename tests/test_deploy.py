@@ -9,7 +9,7 @@ import pytest
 
 from mcpdesc_docs.publish.ghpages import github_pages_base
 
-from .git_repos import git, isolate_git
+from .git_repos import git, isolate_git, published_sample
 from .sites import SAMPLE_DIR, run
 
 
@@ -21,24 +21,7 @@ def isolated_git(monkeypatch, tmp_path):
 @pytest.fixture
 def repos(tmp_path: Path) -> tuple[Path, Path]:
     """A bare remote whose gh-pages branch holds a CNAME, and a clone with the sample."""
-    remote = tmp_path / "remote.git"
-    git(tmp_path, "init", "--quiet", "--bare", "-b", "main", str(remote))
-    seed = tmp_path / "seed"
-    git(tmp_path, "init", "--quiet", "-b", "gh-pages", str(seed))
-    (seed / "CNAME").write_text("docs.helpdesk.example.com\n")
-    (seed / "old-page.html").write_text("stale")
-    git(seed, "add", ".")
-    git(seed, "commit", "--quiet", "-m", "old site")
-    git(seed, "push", "--quiet", str(remote), "gh-pages")
-    source = tmp_path / "source"
-    git(tmp_path, "init", "--quiet", "-b", "main", str(source))
-    for name in ("mcpdesc-docs.yml", "helpdesk.mcpdesc.yaml"):
-        shutil.copy(SAMPLE_DIR / name, source / name)
-    (source / "notes.txt").write_text("work in progress")  # untracked: must stay untracked
-    git(source, "add", "mcpdesc-docs.yml", "helpdesk.mcpdesc.yaml")
-    git(source, "commit", "--quiet", "-m", "docs")
-    git(source, "remote", "add", "origin", str(remote))
-    return remote, source
+    return published_sample(tmp_path, untracked="notes.txt")
 
 
 def repository_state(source: Path) -> tuple[str, ...]:

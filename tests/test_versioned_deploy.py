@@ -4,7 +4,6 @@ local bare remote (git plumbing only, as in tests/test_deploy.py)."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,8 +13,8 @@ from mcpdesc_docs.errors import UsageError
 from mcpdesc_docs.publish.versions import Versions, read_versions, root_index, versions_json, versions_page
 from mcpdesc_docs.render.version_menu import VersionEntry
 
-from .git_repos import git, isolate_git
-from .sites import SAMPLE_DIR, run
+from .git_repos import git, isolate_git, published_sample
+from .sites import run
 
 
 @pytest.fixture(autouse=True)
@@ -27,23 +26,7 @@ def isolated_git(monkeypatch, tmp_path):
 def repos(tmp_path: Path) -> tuple[Path, Path]:
     """A bare remote whose gh-pages branch holds a CNAME and an unversioned page, and a
     clone with the sample project."""
-    remote = tmp_path / "remote.git"
-    git(tmp_path, "init", "--quiet", "--bare", "-b", "main", str(remote))
-    seed = tmp_path / "seed"
-    git(tmp_path, "init", "--quiet", "-b", "gh-pages", str(seed))
-    (seed / "CNAME").write_text("docs.helpdesk.example.com\n")
-    (seed / "old-page.html").write_text("stale")
-    git(seed, "add", ".")
-    git(seed, "commit", "--quiet", "-m", "old site")
-    git(seed, "push", "--quiet", str(remote), "gh-pages")
-    source = tmp_path / "source"
-    git(tmp_path, "init", "--quiet", "-b", "main", str(source))
-    for name in ("mcpdesc-docs.yml", "helpdesk.mcpdesc.yaml"):
-        shutil.copy(SAMPLE_DIR / name, source / name)
-    git(source, "add", ".")
-    git(source, "commit", "--quiet", "-m", "docs")
-    git(source, "remote", "add", "origin", str(remote))
-    return remote, source
+    return published_sample(tmp_path)
 
 
 def deploy(source: Path, *args: str) -> str:
