@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
+from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 
 def free_port() -> int:
@@ -40,3 +44,30 @@ def http_server(
     finally:
         process.kill()
         process.wait(timeout=30)
+
+
+@contextmanager
+def serving_in_thread(handler: Callable[..., BaseHTTPRequestHandler]) -> Iterator[str]:
+    """An HTTP server on a free loopback port, answering with ``handler`` from a thread of
+    this process until the block ends: its root URL (``http://127.0.0.1:PORT/``)."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class QuietDirectoryHandler(SimpleHTTPRequestHandler):
+    """Serves a directory (``functools.partial(QuietDirectoryHandler, directory=...)``),
+    logging nothing."""
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def serving_directory(directory: Path) -> AbstractContextManager[str]:
+    """``directory`` served over loopback HTTP (``serving_in_thread``)."""
+    return serving_in_thread(functools.partial(QuietDirectoryHandler, directory=str(directory)))

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from bs4 import BeautifulSoup
 
 from .helpers import PATIENCE
+from .listening import serving_in_thread
 from .sites import SAMPLE, build, load_data
 
 PREFIX = "/repo/"
@@ -42,14 +42,8 @@ def pages_server(site: Path) -> Iterator[str]:
             self.end_headers()
             self.wfile.write(body)
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}{PREFIX}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving_in_thread(Handler) as root:
+        yield root.rstrip("/") + PREFIX
 
 
 def fetch(url: str) -> tuple[int, bytes]:

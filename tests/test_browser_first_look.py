@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import base64
 import json
-import threading
 from collections.abc import Iterator
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -22,6 +21,7 @@ from playwright.sync_api import Browser, Page
 
 from .browser import chromium, tab_at
 from .helpers import base_document
+from .listening import serving_in_thread
 from .shared_data import ROOT
 from .sites import EXAMPLES, SAMPLE, build
 
@@ -103,12 +103,8 @@ def origin(sites: Path) -> Iterator[str]:
             self.end_headers()
             self.wfile.write(body)
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with serving_in_thread(Handler) as root:
+        yield root
 
 
 @pytest.fixture(scope="module")

@@ -3,33 +3,22 @@ navigation, search, the protocol-version view, the theme toggle, console errors,
 
 from __future__ import annotations
 
-import functools
-import threading
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
 
 from .browser import chromium
+from .listening import serving_directory
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 
 
-class QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def http_root(sample_site: Path) -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(sample_site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with serving_directory(sample_site) as root:
+        yield root
 
 
 @pytest.fixture(scope="module")

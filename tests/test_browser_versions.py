@@ -3,14 +3,11 @@ the version menu work without script, from file:// and over loopback HTTP."""
 
 from __future__ import annotations
 
-import functools
 import io
 import shutil
 import subprocess
 import tarfile
-import threading
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -18,14 +15,10 @@ from playwright.sync_api import Browser, Page
 
 from .browser import chromium
 from .git_repos import git, isolate_git
+from .listening import serving_directory
 from .sites import SAMPLE_DIR, run
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
-
-
-class QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
 
 
 @pytest.fixture(scope="module")
@@ -52,12 +45,8 @@ def branch(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def http_root(branch: Path) -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(branch)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with serving_directory(branch) as root:
+        yield root
 
 
 @pytest.fixture(scope="module")
