@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .config import Config
 from .model.builder import build_site
@@ -36,11 +37,15 @@ from .render.theme import load_theme
 from .render.version_menu import VersionMenu
 from .source.changes import EVERYTHING, Snapshot, SourceChange
 from .source.incremental import IncrementalJson, IncrementalYaml, SameObjects
+from .source.limits import Limits
 from .source.load import Readers, Source
 from .validation.document import Document
 from .validation.memo import Memos
 from .validation.rule_cache import RuleCache
 from .validation.validator import ValidationResult, validate_file
+
+if TYPE_CHECKING:  # imported when a project names a previous description (changelog_since)
+    from .diff.load import Side
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +77,9 @@ class BuildSession:
         self._theme_changed = False
         self.last_change: SourceChange | None = None
         """What the last read changed (for tests and the bench)."""
+        self.previous_side: tuple[tuple[str, str, Limits], Side] | None = None
+        """The config's ``previous`` description as last validated, by its name, text and
+        limits (``changelog_since``)."""
 
     @property
     def readers(self) -> Readers:
@@ -103,15 +111,25 @@ class BuildSession:
         return kept
 
 
-def changelog_since(config: Config, document: Document, site: Site) -> ChangeLog:
-    """What changed since the previous description the config names (read afresh on every
-    build: it is small, and a ``git:`` one may move with its branch). Imported here: only
-    a project with ``previous`` needs the diff (and dulwich, for ``git:``)."""
+def changelog_since(config: Config, document: Document, site: Site, session: BuildSession | None = None) -> ChangeLog:
+    """What changed since the previous description the config names. Its text is read on
+    every build (a ``git:`` one may move with its branch); serve's ``session`` validates it
+    again only when that text changed. Imported here: only a project with ``previous``
+    needs the diff (and dulwich, for ``git:``)."""
     from .diff.changes import compare
-    from .diff.load import read_side
+    from .diff.load import read_side_source, side_of
     from .diff.view import view_of
 
-    previous = read_side(config.previous or "", config.limits, cwd=config.project_dir)
+    spec = config.previous or ""
+    source, file = read_side_source(spec, config.limits, cwd=config.project_dir)
+    key = (spec, source.text, config.limits)
+    kept = session.previous_side if session is not None else None
+    if kept is not None and kept[0] == key:
+        previous = kept[1]
+    else:
+        previous = side_of(spec, source, file, config.limits)
+        if session is not None:
+            session.previous_side = (key, previous)
     changes, _ = compare(previous.view, view_of(document))
     return build_changelog(changes, site.pages, previous.version or previous.name, previous.name)
 
@@ -190,7 +208,7 @@ def render_description(
         return BuildOutcome(validation, None)
     site = build_site(checked.document, session.page_cache if session is not None else None)
     if config.previous is not None:
-        site = replace(site, changelog=changelog_since(config, checked.document, site))
+        site = replace(site, changelog=changelog_since(config, checked.document, site, session))
     if modelled is not None:
         modelled()
     files: dict[str, bytes] = {}

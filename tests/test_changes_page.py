@@ -9,6 +9,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from .sites import SAMPLE, build, load_data, parse
 
 Data = dict[str, Any]
@@ -115,3 +117,39 @@ def test_a_previous_description_that_cannot_be_read_fails_the_build(tmp_path: Pa
     code, _, err = build(root, root / "site")
     assert code == 2
     assert "'previous' must be a file or git:REF:PATH" in err
+
+
+def test_serve_validates_the_previous_description_again_only_when_it_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    from mcpdesc_docs.devserver.project import ProjectBuilder
+    from mcpdesc_docs.diff import load
+
+    root = project(tmp_path, older_sample())
+    validated: list[str] = []
+    original = load.validate_source
+
+    def counted(source: Any, *args: Any, **kwargs: Any) -> Any:
+        validated.append(source.name)
+        return original(source, *args, **kwargs)
+
+    monkeypatch.setattr(load, "validate_source", counted)
+    builder = ProjectBuilder(root, out=io.StringIO(), err=io.StringIO())
+    assert builder.build().ok
+    current = root / "server.mcpdesc.json"
+    current.write_text(
+        current.read_text(encoding="utf-8").replace("Search tickets", "Find tickets", 1), encoding="utf-8"
+    )
+    assert builder.build([str(current)]).ok
+    assert len(validated) == 1  # the edit was to the current description
+    previous = root / "previous.mcpdesc.json"
+    older = older_sample()
+    older["info"]["version"] = "2.9.0"
+    previous.write_text(json.dumps(older), encoding="utf-8")
+    rebuilt = builder.build([str(previous)])
+    assert rebuilt.ok
+    assert len(validated) == 2
+    assert rebuilt.files is not None
+    assert b"Changes since 2.9.0" in rebuilt.files["changes.html"]

@@ -38,17 +38,21 @@ def _from_git(spec: str, limits: Limits, cwd: Path | None) -> tuple[Source, str]
     return parse_bytes(raw, spec, fmt=format_of(path), limits=limits), path
 
 
-def read_side(spec: str, limits: Limits = DEFAULT_LIMITS, cwd: Path | None = None) -> Side:
-    """One side, read and validated. UsageError when it cannot be read; ProjectError (with
-    located diagnostics) when it is no description of a known format. ``cwd``: where a
-    ``git:`` side's repository is looked for (default: the current directory)."""
+def read_side_source(spec: str, limits: Limits = DEFAULT_LIMITS, cwd: Path | None = None) -> tuple[Source, str]:
+    """A side's text, parsed, and the file annotations name. UsageError when it cannot be
+    read; ProjectError when it is not JSON or YAML in the profile. ``cwd``: where a ``git:``
+    side's repository is looked for (default: the current directory)."""
     try:
         if spec.startswith(GIT_PREFIX):
-            source, file = _from_git(spec, limits, cwd)
-        else:
-            source, file = read_source(Path(spec), limits=limits, name=spec), spec
+            return _from_git(spec, limits, cwd)
+        return read_source(Path(spec), limits=limits, name=spec), spec
     except DescriptionError as exc:
         raise ProjectError(exc.diagnostics) from None
+
+
+def side_of(spec: str, source: Source, file: str, limits: Limits = DEFAULT_LIMITS) -> Side:
+    """A side read by ``read_side_source``, validated and seen as a client sees it.
+    ProjectError (located diagnostics) when it is no description of a known format."""
     result = validate_source(source, limits)
     errors = [d for d in result.diagnostics if d.is_error]
     if result.checked is None:
@@ -59,4 +63,10 @@ def read_side(spec: str, limits: Limits = DEFAULT_LIMITS, cwd: Path | None = Non
     return Side(spec, file, source, view_of(document), version if isinstance(version, str) else None, len(errors))
 
 
-__all__ = ["Side", "read_side"]
+def read_side(spec: str, limits: Limits = DEFAULT_LIMITS, cwd: Path | None = None) -> Side:
+    """One side, read and validated (``read_side_source``, then ``side_of``)."""
+    source, file = read_side_source(spec, limits, cwd)
+    return side_of(spec, source, file, limits)
+
+
+__all__ = ["Side", "read_side", "read_side_source", "side_of"]
