@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from mcpdesc_docs.config import load_config
 from mcpdesc_docs.devserver.project import ProjectBuilder
+from mcpdesc_docs.model.navigation import WINDOW
 from mcpdesc_docs.pipeline import render_description
 from mcpdesc_docs.render import pages
 from mcpdesc_docs.resources import builtin_dir
@@ -118,9 +119,11 @@ def test_incremental_rebuilds_equal_full_builds(tmp_path_factory: Any, data: st.
         assert incremental.files == full
 
 
-def tool_list(count: int, changed: int | None = None) -> str:
+def tool_list(count: int, changed: int | None = None, *, titled: bool = False, retitled: int | None = None) -> str:
     tools = "".join(
-        f"  - name: tool_{i}\n    description: {'Edited.' if i == changed else f'Tool {i}.'}\n"
+        f"  - name: tool_{i}\n"
+        + (f"    title: {'Retitled' if i == retitled else f'Tool number {i}'}\n" if titled else "")
+        + f"    description: {'Edited.' if i == changed else f'Tool {i}.'}\n"
         "    inputSchema:\n      type: object\n      properties:\n        q: {type: string, default: 1}\n"
         for i in range(count)
     )
@@ -224,6 +227,29 @@ def test_changes_made_while_the_pages_sit_out_a_rebuild_are_not_lost(tmp_path: P
     description.write_text(tool_list(30, changed=5), encoding="utf-8")
     rebuilt = builder.build([str(description)])
     assert builder.page_cache.built == 2  # tool_5 (edited while broken) and tool_9 (mended)
+    assert rebuilt.files == render_description(load_config(description)).files
+
+
+def test_a_title_edit_renders_again_only_the_pages_whose_sidebars_show_it(tmp_path: Path) -> None:
+    # A large site's sidebar shows some twenty-five tools around the page's own; a title is
+    # shown there, so only those pages (and the overview and 404.html, always rendered)
+    # change. Before pages had their own chrome key, any title re-rendered all 300.
+    description = tmp_path / "d.mcpdesc.yaml"
+    description.write_text(tool_list(300, titled=True), encoding="utf-8")
+    builder = ProjectBuilder(description, out=io.StringIO(), err=io.StringIO())
+    assert builder.build().ok
+    description.write_text(tool_list(300, titled=True, retitled=150), encoding="utf-8")
+    rebuilt = builder.build([str(description)])
+    assert rebuilt.files is not None
+    showing = [path for path, html in rebuilt.files.items() if path.startswith("tools/") and b">Retitled<" in html]
+    assert len(showing) == 2 * WINDOW + 1  # tool_150 and the twelve pages on each side
+    assert builder.render_cache.rendered == len(showing) + 2
+    assert rebuilt.files == render_description(load_config(description)).files
+    # tool_150 gets its title back (its 25 pages again) and tool_0, first of its group, is
+    # shown by itself and the twelve after it.
+    description.write_text(tool_list(300, titled=True, retitled=0), encoding="utf-8")
+    rebuilt = builder.build([str(description)])
+    assert builder.render_cache.rendered == (2 * WINDOW + 1) + (WINDOW + 1) + 2
     assert rebuilt.files == render_description(load_config(description)).files
 
 

@@ -249,9 +249,12 @@ def _assets(theme: Theme, config: Config) -> dict[str, bytes]:
 class RenderCache:
     """What the previous build rendered, so ``serve`` re-renders only the pages that changed.
 
-    A page's HTML depends on its own model and on the site around it (header, sidebar,
-    neighbours, tags, downloads, config): while that ``skeleton`` is unchanged, a page whose
-    model compares equal is taken from the cache."""
+    A page's HTML depends on its own model, on what every page shows (header, tags,
+    downloads, config, the order and grouping of the pages: the ``skeleton``) and on what it
+    shows of some pages around it (their titles and marks in its sidebar, its neighbours:
+    its ``chrome``). While the skeleton is unchanged, a page whose model and chrome compare
+    equal is taken from the cache: a title edited at N = 1,000 re-renders the twenty-odd
+    pages whose sidebars show it, not all of them."""
 
     skeleton: object = None
     pages: dict[str, PageOutput] = field(default_factory=dict)
@@ -339,16 +342,20 @@ class PageOutput:
     piece of the search index (all three depend only on the page and the skeleton)."""
 
     page: Page
+    chrome: object
+    """What the page shows of the others (``_chrome``), when serve keeps it; else None."""
     html: bytes
     twin: bytes
     search: str
 
 
 def _skeleton(site: Site, config: Config, downloads: tuple[Download, ...], versions: VersionMenu | None) -> object:
-    # What a primitive page shows of the others: names, titles, behaviour marks, paths,
-    # scopes and grouping in the sidebar and the previous/next links (summaries appear
-    # only on the overview and tag pages, which are always rendered).
-    outline = tuple((p.path, p.name, p.label, p.title, p.risk, p.deprecated, p.scope, p.tag_names) for p in site.pages)
+    # What every primitive page shows alike. Of the other pages, only what orders and groups
+    # the sidebar and the previous/next links (paths, names, deprecation, scopes, first
+    # tags): their titles and marks are part of each page's own ``_chrome``, and summaries
+    # appear only on the overview and tag pages, which are always rendered.
+    structure = tuple((p.path, p.name, p.label, p.deprecated, p.scope, p.tag_names) for p in site.pages)
+    changelog = site.changelog
     return (
         config,
         site.server,
@@ -356,12 +363,28 @@ def _skeleton(site: Site, config: Config, downloads: tuple[Download, ...], versi
         site.mcpdesc,
         site.schema_uri,
         site.protocol_versions,
+        site.legacy_format,
         site.tags,
-        outline,
+        structure,
         tuple((d.label, d.path) for d in downloads),
-        site.changelog,  # each changed page is marked, linking to its changes
+        (changelog.since, changelog.path) if changelog is not None else None,
         versions,
     )
+
+
+def _chrome(site: Site, navigation: Navigation, page: Page) -> object:
+    """What ``page`` shows of the pages around it beyond the skeleton: the titles and marks
+    of the entries its sidebar lists (every page's on a small site, some twenty-five on a
+    large one), its neighbours' labels, and its own "changed since" note."""
+    shown = tuple(
+        (entry.path, entry.title, entry.risk)
+        for section in navigation.view(page)
+        for group in section.groups
+        for entry in group.shown
+    )
+    neighbours = tuple(None if p is None else (p.path, p.label) for p in navigation.neighbours(page))
+    changed = site.changelog.by_page.get(page.path) if site.changelog is not None else None
+    return shown, neighbours, changed
 
 
 def page_environment(theme: Theme) -> jinja2.Environment:
@@ -437,14 +460,15 @@ def render_site(
     fresh: dict[str, PageOutput] = {}
 
     def primitive_output(primitive: Page) -> PageOutput:
+        chrome = _chrome(site, navigation, primitive) if cache is not None else None
         previous = reusable.get(primitive.path)
-        if previous is not None and previous.page == primitive:
+        if previous is not None and previous.chrome == chrome and previous.page == primitive:
             return previous
         html = page("primitive.html", primitive.path, primitive)
         with located_template_errors(WORDS_TEMPLATE):
             twin = page_twin(primitive, words).encode("utf-8")
             search = entries_json(page_entries(site, primitive))
-        return PageOutput(primitive, html, twin, search)
+        return PageOutput(primitive, chrome, html, twin, search)
 
     def write_pages(pages: Sequence[Page], write: Sink) -> list[str]:
         """Render and write ``pages`` and their twins; their search entries, in order."""
