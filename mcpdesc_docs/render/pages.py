@@ -454,7 +454,6 @@ def render_site(
         rendered += 1
         return html
 
-    emit("index.html", page("index.html", "index.html"))
     with located_template_errors(WORDS_TEMPLATE):  # the twins and the index speak the theme's words
         words = Words(env)
     fresh: dict[str, PageOutput] = {}
@@ -482,6 +481,16 @@ def render_site(
             pieces.append(output.search)
         return pieces
 
+    def site_pages() -> None:
+        """The pages that are not one primitive's: the overview, the tags, the changes, 404."""
+        emit("index.html", page("index.html", "index.html"))
+        for tag in site.tags:
+            emit(tag.path, page("tag.html", tag.path, tag=tag))
+        if site.changelog is not None:
+            emit(site.changelog.path, page("changes.html", site.changelog.path))
+        base_href = urlsplit(config.site_url).path if config.site_url else None
+        emit("404.html", page("404.html", "404.html", base_href=base_href))
+
     workers = workers_for(len(site.pages), parallel.jobs) if parallel is not None and cache is None else 1
     if parallel is not None and workers > 1:
         worker_settings = parallel
@@ -491,16 +500,11 @@ def render_site(
             return write_pages(site.pages[start:stop], worker_settings.worker_sink()), rendered - before
 
         parallel.settle()
-        search_pieces, in_workers = render_in_workers(len(site.pages), chunk, workers)
+        search_pieces, in_workers = render_in_workers(len(site.pages), chunk, workers, meanwhile=site_pages)
         rendered += in_workers
     else:
+        site_pages()
         search_pieces = write_pages(site.pages, emit)
-    for tag in site.tags:
-        emit(tag.path, page("tag.html", tag.path, tag=tag))
-    if site.changelog is not None:
-        emit(site.changelog.path, page("changes.html", site.changelog.path))
-    base_href = urlsplit(config.site_url).path if config.site_url else None
-    emit("404.html", page("404.html", "404.html", base_href=base_href))
     if config.site_url:
         listed = ["index.html", *(p.path for p in site.pages), *(t.path for t in site.tags)]
         listed += [site.changelog.path] if site.changelog is not None else []

@@ -75,9 +75,13 @@ def _run(start: int, stop: int) -> tuple[list[str], int]:
     return _work(start, stop)
 
 
-def render_in_workers(pages: int, chunk: Chunk, workers: int) -> tuple[list[str], int]:
+def render_in_workers(
+    pages: int, chunk: Chunk, workers: int, meanwhile: Callable[[], None] | None = None
+) -> tuple[list[str], int]:
     """``chunk`` over ``0:pages`` in ``workers`` forked processes: the search entries in page
-    order, and the pages rendered."""
+    order, and the pages rendered. ``meanwhile`` runs in this process once the work is
+    handed out: the build renders its other pages then, instead of leaving a core idle
+    before the fork."""
     global _work
     size = max(1, -(-pages // (workers * CHUNKS_PER_WORKER)))
     bounds = [(start, min(start + size, pages)) for start in range(0, pages, size)]
@@ -85,6 +89,8 @@ def render_in_workers(pages: int, chunk: Chunk, workers: int) -> tuple[list[str]
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_die_with_parent)
     try:
         futures = [pool.submit(_run, start, stop) for start, stop in bounds]
+        if meanwhile is not None:
+            meanwhile()
         entries: list[str] = []
         rendered = 0
         for future in futures:
