@@ -241,7 +241,9 @@ import sys
 from mcpdesc_docs.cli import main
 
 code = main(sys.argv[1:])
-heavy = ("jinja2", "markdown_it", "pygments", "mcp", "dulwich", "watchfiles")
+heavy = (
+    "jinja2", "markdown_it", "pygments", "mcp", "dulwich", "watchfiles", "multiprocessing", "concurrent.futures"
+)
 print("LOADED", sorted(name for name in heavy if name in sys.modules))
 sys.exit(code)
 """
@@ -256,3 +258,14 @@ def test_validate_loads_no_renderer_server_sdk_or_git(output_format: str) -> Non
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "LOADED []" in done.stdout
+
+
+def test_a_small_build_loads_no_server_sdk_git_watcher_or_process_pool(tmp_path: Path) -> None:
+    # A site under MIN_PAGES_PER_WORKER pages renders in the build's own process: the pool's
+    # modules (15 ms) are not imported, nor what serve, describe and diff use.
+    argv = ["build", str(SAMPLE), "-o", str(tmp_path / "site")]
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORTED, *argv], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "LOADED ['jinja2', 'markdown_it', 'pygments']" in done.stdout

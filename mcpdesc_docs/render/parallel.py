@@ -15,12 +15,9 @@ the staging directory is then deleted and the previous site is untouched.
 from __future__ import annotations
 
 import ctypes
-import multiprocessing
 import os
 import signal
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 
 from ..errors import UsageError
 
@@ -53,7 +50,7 @@ def usable_cores() -> int:
 
 def workers_for(pages: int, jobs: int) -> int:
     """How many workers render ``pages`` pages when ``jobs`` may: 1 means in-process."""
-    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if jobs <= 1 or not hasattr(os, "fork"):
         return 1
     return max(1, min(jobs, pages // MIN_PAGES_PER_WORKER))
 
@@ -82,6 +79,11 @@ def render_in_workers(
     order, and the pages rendered. ``meanwhile`` runs in this process once the work is
     handed out: the build renders its other pages then, instead of leaving a core idle
     before the fork."""
+    # Imported here: a small site never forks, and these cost a build 15 ms to import.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     global _work
     size = max(1, -(-pages // (workers * CHUNKS_PER_WORKER)))
     bounds = [(start, min(start + size, pages)) for start in range(0, pages, size)]
