@@ -139,7 +139,9 @@ class StdioTransport:
     """A server started as a command, in a session (and process group) of its own, so that
     it and every process it starts end together when describing is done."""
 
-    def __init__(self, command: tuple[str, ...], budget: Budget, env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, command: tuple[str, ...], budget: Budget, env: Mapping[str, str] | None = None, *, cwd: str | None = None
+    ) -> None:
         self.headers: dict[str, str] = {}
         self.budget = budget
         try:
@@ -150,8 +152,11 @@ class StdioTransport:
                 stderr=subprocess.PIPE,
                 start_new_session=True,
                 env=dict(env) if env is not None else None,
+                cwd=cwd,
             )
         except FileNotFoundError:
+            if cwd is not None and not os.path.isdir(cwd):
+                raise DescribeError("no such directory to start the command in (cwd)") from None
             raise DescribeError("no such command") from None
         except PermissionError:
             raise DescribeError("the command cannot be run (permission denied)") from None
