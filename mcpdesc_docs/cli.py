@@ -93,6 +93,9 @@ def _parser() -> argparse.ArgumentParser:
 
     new = commands.add_parser("new", help="create a documentation project with a GitHub Pages workflow")
     new.add_argument("directory", metavar="DIR", help="a new or empty directory")
+    new.add_argument(
+        "--portal", action="store_true", help="a portal: one site for many servers, built in shards and merged"
+    )
     return parser
 
 
@@ -353,7 +356,7 @@ def _schema(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _new(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .commands import new
 
-    return new.run(options.directory, err=err)
+    return new.run(options.directory, err=err, portal=options.portal)
 
 
 # Each command's module is imported only when it runs: `validate` need not load the dev
