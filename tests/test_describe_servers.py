@@ -99,6 +99,18 @@ def test_check_over_the_file_names_each_server_that_drifted_and_each_file_for_no
     assert "1 of 2 servers ok; not ok (above): 'remote'" in err
     assert SECRET not in out + err
 
+    # --update refreshes each file from its server; a file for no server is only said.
+    with listening.http_server(lambda port: [sys.executable, str(SERVER), "http", str(port)]) as url:
+        servers = servers_file(tmp_path, {**listed, "remote": {**listed["remote"], "url": url}})
+        code, _, err = run("describe", "--servers", str(servers), *ONE_VERSION, "--update", str(folder))
+        assert code == 0, err
+        assert f"refreshed {remote}" in err
+        assert "retired.mcpdesc.yaml describes no server" in err
+        assert load_data(remote)["info"]["version"] == "1.4.0"
+        (folder / "retired.mcpdesc.yaml").unlink()
+        code, _, err = run("describe", "--servers", str(servers), *ONE_VERSION, "--check", str(folder))
+        assert code == 0, err
+
     # A server whose file is missing is said, and not connected to.
     (folder / "desk.mcpdesc.yaml").unlink()
     code, out, err = run("describe", "--servers", str(servers), *ONE_VERSION, "--check", str(folder))
@@ -172,6 +184,13 @@ def test_a_server_that_cannot_be_described_is_said_at_its_turn_and_the_others_ca
         ('{"mcpServers": {"a": {"url": "http://h/", "type": "ws"}}}', "/mcpServers/a/type", "one of stdio"),
         ('{"mcpServers": {"a": {"command": "x", "type": "http"}}}', "/mcpServers/a/type", "is a stdio server"),
         ('{"mcpServers": {"a": {"command": "x", "headers": {}}}}', "/mcpServers/a/headers", "belongs to"),
+        ('{"mcpServers": {"a": {"command": "x", "args": ["-v", "a\\u0000b"]}}}', "/mcpServers/a/args/1", "NUL"),
+        ('{"mcpServers": {"a": {"command": "x", "env": {"A=B": "' + SECRET + '"}}}}', "/mcpServers/a/env/A=B", "'='"),
+        (
+            '{"mcpServers": {"a": {"url": "http://h/", "headers": {"X-Token": "' + SECRET + '\\r\\nX: y"}}}}',
+            "/mcpServers/a/headers/X-Token",
+            "one line",
+        ),
         ('{"mcpServers": {"a": {"command": "x"},}}', "/", "invalid JSON"),
         ('{"mcpServers": {"a": {"command": "x"}, "a": {"command": "y"}}}', None, "duplicate"),
     ],
@@ -248,3 +267,12 @@ def test_usage_errors(tmp_path):
     code, _, err = run("describe", "--servers", str(tmp_path / "absent.json"), "-o", str(tmp_path / "o"))
     assert code == 2
     assert "no such file" in err
+
+
+def test_a_header_http_cannot_carry_is_one_sentence_that_does_not_quote_it():
+    # http.client refuses it quoting the value, which would print the credential.
+    code, out, err = run("describe", "--url", "http://127.0.0.1:9/mcp", "--header", f"X-Token: {SECRET}\r\nX: y")
+    assert code == 2
+    assert "cannot carry" in err
+    assert SECRET not in out + err
+    assert "internal error" not in err

@@ -47,6 +47,10 @@ _TRANSPORT_TYPES = ("stdio", "http", "streamable-http", "sse")
 _ENV_REFERENCE = re.compile(r"\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}")
 _INPUT_REFERENCE = re.compile(r"\$\{input:[^}]*\}")
 _SHOWN_NAME = 60
+# What a header may be named (RFC 9110's token) and may not hold: a value that breaks the
+# request's lines would be refused by http.client with the value in its message.
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_LINE_BREAKING = re.compile(r"[\r\n\x00]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +123,29 @@ def _string_map(value: object) -> bool:
     return isinstance(value, dict) and all(isinstance(item, str) for item in value.values())
 
 
+def _values(entry: dict[str, object], at: str, problems: _Problems) -> None:
+    """What a well-typed entry may still not hold: what no process can be started with (a
+    NUL character, a variable named with ``=``) and headers that would break the request."""
+    strings: list[tuple[str, object]] = [(jp.join(at, "command"), entry.get("command"))]
+    strings.append((jp.join(at, "cwd"), entry.get("cwd")))
+    strings += [(jp.join(at, "args", i), arg) for i, arg in enumerate(_list(entry.get("args")))]
+    for pointer, value in strings:
+        if isinstance(value, str) and "\x00" in value:
+            problems.add(pointer, "a NUL character, which no command can be started with")
+    for name, value in _as_map(entry.get("env")).items():
+        if not name or "=" in name or "\x00" in name + value:
+            says = "an environment variable has a name without '=' and holds no NUL character"
+            problems.add(jp.join(at, "env", name), says)
+    for name, value in _as_map(entry.get("headers")).items():
+        if not _HEADER_NAME.fullmatch(name) or _LINE_BREAKING.search(value):
+            says = "a header has a name of letters, digits and -, and a value of one line"
+            problems.add(jp.join(at, "headers", name), says)
+
+
+def _list(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
+
+
 def _shape(entry: dict[str, object], at: str, problems: _Problems) -> bool:
     """Whether the entry has a server's shape; each mistake said (never with a value of
     ``env`` or ``headers``)."""
@@ -149,6 +176,8 @@ def _shape(entry: dict[str, object], at: str, problems: _Problems) -> bool:
     for member, owner in (("args", "command"), ("env", "command"), ("cwd", "command"), ("headers", "url")):
         if member in entry and owner not in entry:
             problems.add(jp.join(at, member), f"{member!r} belongs to a server with a {owner!r}")
+    if len(problems.diagnostics) == before:
+        _values(entry, at, problems)
     return len(problems.diagnostics) == before
 
 

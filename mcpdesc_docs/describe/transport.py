@@ -162,6 +162,9 @@ class StdioTransport:
             raise DescribeError("the command cannot be run (permission denied)") from None
         except OSError as exc:
             raise DescribeError(f"the command cannot be started ({exc.strerror or exc})") from None
+        except ValueError:
+            # A NUL character in the command, an argument or the environment.
+            raise DescribeError("the command cannot be started (a NUL character in it or its environment)") from None
         assert self.process.stdout is not None
         assert self.process.stderr is not None
         self.stderr = _StderrTail(self.process.stderr)
@@ -282,6 +285,11 @@ class HttpTransport:
         except (OSError, http.client.HTTPException) as exc:
             connection.close()
             raise DescribeError(f"the HTTP exchange failed ({type(exc).__name__}: {exc})"[:300]) from None
+        except ValueError:
+            # http.client refuses a header that would break the request, quoting it: not said,
+            # since headers carry credentials.
+            connection.close()
+            raise DescribeError("the HTTP request cannot be sent (a header name or value it cannot carry)") from None
         session = response.getheader(self.SESSION_HEADER)
         if session and self.session_id is None:
             self.session_id = session[:1024]
