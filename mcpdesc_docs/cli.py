@@ -135,14 +135,16 @@ def _add_describe(commands: argparse._SubParsersAction[argparse.ArgumentParser])
         help="compare FILE (with --servers, each file of a folder) with the server: exit 1 and list differences",
     )
     result.add_argument(
-        "--update", metavar="FILE", help="refresh FILE in place from the server, keeping your additions"
+        "--update",
+        metavar="FILE",
+        help="refresh FILE (with --servers, each file of a folder) in place from the server, keeping your additions",
     )
     describe.add_argument(
         "--timeout",
         type=float,
         default=120.0,
         metavar="SECONDS",
-        help="give up when the whole run takes longer (default: 120)",
+        help="give up when the whole run takes longer (with --servers, each server's; default: 120)",
     )
     versions = describe.add_mutually_exclusive_group()
     versions.add_argument(
