@@ -160,7 +160,7 @@ def _shape(entry: dict[str, object], at: str, problems: _Problems) -> bool:
         problems.add(jp.join(at, "command"), "'command' must be a non-empty string (arguments go in 'args')")
     if has_url and not _http_url(entry["url"]):
         problems.add(jp.join(at, "url"), "'url' must be an http:// or https:// URL")
-    if has_command and kind not in (None, "stdio"):
+    if has_command and kind in _TRANSPORT_TYPES and kind != "stdio":
         problems.add(jp.join(at, "type"), f"a server with a 'command' is a stdio server, not {kind!r}")
     if has_url and kind == "stdio":
         problems.add(jp.join(at, "type"), "a stdio server has a 'command', not a 'url'")
