@@ -2,10 +2,18 @@
 elicitation declarations each, N/10 resources and N/10 prompts.
 
     .venv/bin/python bench/generate.py N [OUT.yaml]
+
+And portals: N servers of about 20 primitives each (tools with schemas, a few resources
+and prompts, tags, some elicitations), varied and the same for the same seed, one
+description a file in ``DIR/servers/``, with a ``DIR/mcpdesc-docs.yml`` naming them.
+
+    .venv/bin/python bench/generate.py --portal N DIR [SEED]
 """
 
 from __future__ import annotations
 
+import copy
+import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -100,7 +108,115 @@ def write(n: int, path: Path) -> Path:
     return path
 
 
-if __name__ == "__main__":
+PORTAL_PRIMITIVES = 20
+"""About how many primitives each server of a portal has."""
+PORTAL_FOLDER = "servers"
+_TOPICS = ("tickets", "invoices", "files", "builds", "alerts", "calendar", "notes", "orders", "users", "metrics")
+_PROPERTIES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("query", {"type": "string", "description": "What to look for.", "minLength": 1, "maxLength": 200}),
+    ("limit", {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}),
+    ("cursor", {"type": "string", "description": "Where the previous page ended."}),
+    ("since", {"type": "string", "format": "date-time"}),
+    ("owner", {"type": "string", "format": "email"}),
+    ("state", {"type": "string", "enum": ["open", "closed", "all"], "default": "open"}),
+    ("labels", {"type": "array", "items": {"type": "string"}, "uniqueItems": True}),
+    ("dry_run", {"type": "boolean", "default": False}),
+    ("amount", {"type": "number", "minimum": 0}),
+    ("options", {"type": "object", "properties": {"verbose": {"type": "boolean"}, "depth": {"type": "integer"}}}),
+)
+
+
+def _portal_tool(chance: random.Random, topic: str, index: int, tags: list[str]) -> dict[str, Any]:
+    verb = chance.choice(("list", "get", "create", "update", "close", "search", "export", "sync"))
+    chosen = chance.sample(_PROPERTIES, chance.randint(1, 6))
+    declared: dict[str, Any] = {
+        "name": f"{verb}_{topic}_{index}",
+        "title": f"{verb.capitalize()} {topic} ({index})",
+        "description": f"{verb.capitalize()}s {topic}: reads the **{topic}** store and returns what it found.",
+        "tags": chance.sample(tags, chance.randint(1, len(tags))),
+        "annotations": {"readOnlyHint": verb in ("list", "get", "search", "export")},
+        "inputSchema": {
+            "type": "object",
+            # Copies: a value shared between tools would be written as a YAML anchor.
+            "properties": {name: copy.deepcopy(schema) for name, schema in chosen},
+            "required": [chosen[0][0]],
+            "additionalProperties": False,
+        },
+    }
+    if chance.random() < 0.25:
+        declared["elicitations"] = [
+            {
+                "name": "confirm",
+                "mode": "form",
+                "message": f"{verb.capitalize()} these {topic} now?",
+                "requestedSchema": {
+                    "type": "object",
+                    "properties": {"confirm": {"type": "boolean", "title": "Confirm", "default": False}},
+                    "required": ["confirm"],
+                },
+            }
+        ]
+    return declared
+
+
+def portal_description(index: int, seed: int = 0) -> dict[str, Any]:
+    """Server ``index`` of a portal: about PORTAL_PRIMITIVES primitives, the same for the
+    same index and seed."""
+    chance = random.Random(f"portal:{seed}:{index}")
+    topic = chance.choice(_TOPICS)
+    tags = [f"{topic}-{part}" for part in chance.sample(("read", "write", "admin", "reports"), chance.randint(2, 4))]
+    resources, prompts = chance.randint(1, 4), chance.randint(1, 3)
+    tools = PORTAL_PRIMITIVES - resources - prompts + chance.randint(-2, 2)
+    return {
+        "mcpdesc": "0.9.0",
+        "info": {
+            "name": f"server-{index:04d}",
+            "title": f"Server {index} ({topic})",
+            "version": f"{chance.randint(0, 3)}.{chance.randint(0, 20)}.0",
+            "description": f"A synthetic server of the portal bench, about {topic}.",
+        },
+        "protocolVersions": ["2025-06-18", "2025-11-25"],
+        "transports": [{"type": "stdio", "command": f"server-{index:04d}"}],
+        "tags": [{"name": tag, "description": f"What touches {tag}."} for tag in tags],
+        "tools": [_portal_tool(chance, topic, i, tags) for i in range(tools)],
+        "resources": [
+            {
+                "uri": f"{topic}://server-{index}/doc/{i}",
+                "name": f"doc_{i}",
+                "mimeType": "text/markdown",
+                "description": f"Document {i} about {topic}.",
+            }
+            for i in range(resources)
+        ],
+        "prompts": [
+            {
+                "name": f"summarize_{i}",
+                "description": f"Summarize {topic}, way {i}.",
+                "arguments": [{"name": "topic", "required": True}, {"name": "tone"}][: chance.randint(1, 2)],
+            }
+            for i in range(prompts)
+        ],
+    }
+
+
+def write_portal(n: int, directory: Path, seed: int = 0) -> list[Path]:
+    """N descriptions in ``directory/servers/`` and the ``mcpdesc-docs.yml`` naming them."""
+    folder = directory / PORTAL_FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for index in range(n):
+        path = folder / f"server-{index:04d}.mcpdesc.yaml"
+        text = yaml.dump(portal_description(index, seed), Dumper=yaml.CSafeDumper, sort_keys=False)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    config = {"site_name": f"Portal of {n} servers", "descriptions": [f"{PORTAL_FOLDER}/*.mcpdesc.yaml"]}
+    (directory / "mcpdesc-docs.yml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    return written
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--portal"]:
+    print(len(write_portal(int(sys.argv[2]), Path(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 0)))
+elif __name__ == "__main__":
     count = int(sys.argv[1])
     target = Path(sys.argv[2] if len(sys.argv) > 2 else f"bench-{count}.mcpdesc.yaml")
     print(write(count, target))

@@ -80,6 +80,26 @@ def _parser() -> argparse.ArgumentParser:
         help="MCP protocol version the server speaks, when info.protocolVersion is absent (repeatable)",
     )
 
+    _add_describe(commands)
+
+    rules = commands.add_parser("rules", help="list the rules validation checks, or explain one")
+    rules.add_argument("rule_id", metavar="ID", nargs="?", help="the rule to explain (a diagnostic's rule id)")
+    rules.add_argument(
+        "--markdown", action="store_true", help="write the whole rule reference as Markdown (docs/rules.md)"
+    )
+
+    _add_diff(commands)
+    _add_schema(commands)
+
+    new = commands.add_parser("new", help="create a documentation project with a GitHub Pages workflow")
+    new.add_argument("directory", metavar="DIR", help="a new or empty directory")
+    new.add_argument(
+        "--portal", action="store_true", help="a portal: one site for many servers, built in shards and merged"
+    )
+    return parser
+
+
+def _add_describe(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     describe = commands.add_parser(
         "describe", help="write a description of a running MCP server, check one against it, or refresh one"
     )
@@ -88,6 +108,12 @@ def _parser() -> argparse.ArgumentParser:
         "--stdio", metavar='"COMMAND [ARGS...]"', help="start this server (split as a shell would; no shell)"
     )
     server.add_argument("--url", metavar="URL", help="connect to this streamable HTTP endpoint")
+    server.add_argument(
+        "--servers",
+        metavar="FILE",
+        help="every server of this servers file (the mcpServers map MCP clients read), into the folder "
+        "-o, --check or --update names",
+    )
     describe.add_argument(
         "--header",
         dest="headers",
@@ -97,17 +123,28 @@ def _parser() -> argparse.ArgumentParser:
         help="HTTP header (repeatable)",
     )
     result = describe.add_mutually_exclusive_group()
-    result.add_argument("-o", "--output", metavar="FILE", help="write here (.json or .yaml; default: standard output)")
-    result.add_argument("--check", metavar="FILE", help="compare FILE with the server: exit 1 and list differences")
     result.add_argument(
-        "--update", metavar="FILE", help="refresh FILE in place from the server, keeping your additions"
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write here (.json or .yaml; default: standard output; with --servers, a folder)",
+    )
+    result.add_argument(
+        "--check",
+        metavar="FILE",
+        help="compare FILE (with --servers, each file of a folder) with the server: exit 1 and list differences",
+    )
+    result.add_argument(
+        "--update",
+        metavar="FILE",
+        help="refresh FILE (with --servers, each file of a folder) in place from the server, keeping your additions",
     )
     describe.add_argument(
         "--timeout",
         type=float,
         default=120.0,
         metavar="SECONDS",
-        help="give up when the whole run takes longer (default: 120)",
+        help="give up when the whole run takes longer (with --servers, each server's; default: 120)",
     )
     versions = describe.add_mutually_exclusive_group()
     versions.add_argument(
@@ -122,19 +159,6 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="record every protocol version the server accepts, the legacy 2024-11-05 and 2025-03-26 too",
     )
-
-    rules = commands.add_parser("rules", help="list the rules validation checks, or explain one")
-    rules.add_argument("rule_id", metavar="ID", nargs="?", help="the rule to explain (a diagnostic's rule id)")
-    rules.add_argument(
-        "--markdown", action="store_true", help="write the whole rule reference as Markdown (docs/rules.md)"
-    )
-
-    _add_diff(commands)
-    _add_schema(commands)
-
-    new = commands.add_parser("new", help="create a documentation project with a GitHub Pages workflow")
-    new.add_argument("directory", metavar="DIR", help="a new or empty directory")
-    return parser
 
 
 def _add_diff(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -280,7 +304,21 @@ def _migrate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _describe(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .commands import describe
+    from .commands import describe, describe_servers
+
+    if options.servers is not None:
+        return describe_servers.run(
+            servers=options.servers,
+            headers=options.headers,
+            output=options.output,
+            check=options.check,
+            update=options.update,
+            timeout=options.timeout,
+            out=out,
+            err=err,
+            protocol_versions=options.protocol_versions,
+            all_versions=options.all_versions,
+        )
 
     return describe.run(
         stdio=options.stdio,
@@ -320,7 +358,7 @@ def _schema(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _new(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .commands import new
 
-    return new.run(options.directory, err=err)
+    return new.run(options.directory, err=err, portal=options.portal)
 
 
 # Each command's module is imported only when it runs: `validate` need not load the dev

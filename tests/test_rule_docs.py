@@ -107,7 +107,7 @@ def test_rules_lists_every_id_with_its_severity_and_formats() -> None:
     code, out, _ = _run("rules")
     assert code == 0
     rows = {line.split()[0]: line.split()[1:3] for line in out.splitlines()}
-    own = {"mcpdesc-docs.config", "mcpdesc-docs.template", "mcpdesc07.migrate"}
+    own = {"mcpdesc-docs.config", "mcpdesc-docs.servers-file", "mcpdesc-docs.template", "mcpdesc07.migrate"}
     assert set(rows) == set(known_rule_ids()) | own
     assert rows["mcpdesc.tags.unique"] == ["error", "0.9.0-rc.3,"]
     assert rows["mcp.transport.legacy-sse"][0] == "warning"

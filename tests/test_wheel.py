@@ -65,6 +65,7 @@ def test_the_wheel_holds_the_package_and_its_data_and_nothing_stray(distribution
         "server.mcpdesc.yaml",
     }
     assert "mcpdesc_docs/publish/starter/.github/workflows/mcpdesc-docs.yml" in starter
+    assert "mcpdesc_docs/publish/portal_starter/.github/workflows/docs.yml" in names
     assert "mcpdesc_docs/py.typed" in names
     assert "mcpdesc_docs/templates/base.html" in names
     assert "mcpdesc_docs/themes/default/assets/mcpdesc.css" in names

@@ -35,7 +35,8 @@ _SHOWN_PROBLEMS = 20
 README_SECTION = "docs/from-a-server.md"
 
 
-def _existing(file: str) -> Source:
+def existing_description(file: str) -> Source:
+    """The description ``--check`` or ``--update`` names, of the current format."""
     try:
         source = read_source(Path(file), name=file)
     except DescriptionError as exc:
@@ -189,43 +190,53 @@ def _write_schema_beside(output: Path, err: TextIO) -> None:
         write_line(err, f"mcpdesc-docs: note: {exc} (editors will not find the schema the modeline names)")
 
 
-def run(
-    *,
-    stdio: str | None,
-    url: str | None,
-    headers: list[str],
-    output: str | None,
-    check: str | None,
-    update: str | None,
-    timeout: float,
-    out: TextIO,
-    err: TextIO,
-    protocol_versions: list[str] | None = None,
-    all_versions: bool = False,
-) -> int:
+def check_options(timeout: float, protocol_versions: list[str] | None) -> None:
     if timeout <= 0:
         raise UsageError("--timeout must be a positive number of seconds")
     unknown = [v for v in protocol_versions or [] if v not in REVISIONS]
     if unknown:
         raise UsageError(f"--protocol-version {unknown[0]!r} is not one of {', '.join(REVISIONS)}")
-    target = Target.from_options(stdio, url, headers)
-    existing = _existing(check or update or "") if (check or update) else None
-    try:
-        listing = list_server(target, Budget(timeout), versions=protocol_versions, all_versions=all_versions)
-    except DescribeError as exc:
-        write_line(err, f"mcpdesc-docs: error: {exc}")
-        if exc.stderr_lines:
-            write_line(err, "mcpdesc-docs: the server's last lines on standard error:")
-        for line in exc.stderr_lines:
-            write_line(err, f"    {line}")
-        return ExitCode.USAGE
+
+
+def served_description(
+    target: Target, timeout: float, protocol_versions: list[str] | None, all_versions: bool, err: TextIO
+) -> dict[str, Any]:
+    """What the server serves, as a description, with what was listed said on ``err``;
+    raises DescribeError when the server cannot be described."""
+    listing = list_server(target, Budget(timeout), versions=protocol_versions, all_versions=all_versions)
     served = description(listing, target)
     write_line(err, f"mcpdesc-docs: {target.label}: {_summary(listing)}")
     _notes(listing, err)
+    return served
+
+
+def server_stderr(exc: DescribeError, err: TextIO) -> None:
+    """The last lines the server wrote to its standard error, indented, where it wrote any."""
+    if exc.stderr_lines:
+        write_line(err, "mcpdesc-docs: the server's last lines on standard error:")
+    for line in exc.stderr_lines:
+        write_line(err, f"    {line}")
+
+
+def settle(
+    served: dict[str, Any],
+    existing: Source | None,
+    *,
+    output: str | None,
+    check: str | None,
+    update: str | None,
+    out: TextIO,
+    err: TextIO,
+) -> int:
+    """Check ``existing`` against what is served, refresh it, or write what is served."""
     if existing is not None and check is not None:
         return _check(check, existing, served, out, err)
     if existing is not None and update is not None:
         return _update(update, existing, served, out, err)
+    return _write(served, output, out, err)
+
+
+def _write(served: dict[str, Any], output: str | None, out: TextIO, err: TextIO) -> int:
     fmt: Format = "json" if (output or "").lower().endswith(".json") else "yaml"
     text = written(served, fmt)
     if output is not None and fmt == "yaml":
@@ -254,3 +265,29 @@ def run(
         f"(see {README_SECTION})",
     )
     return ExitCode.OK
+
+
+def run(
+    *,
+    stdio: str | None,
+    url: str | None,
+    headers: list[str],
+    output: str | None,
+    check: str | None,
+    update: str | None,
+    timeout: float,
+    out: TextIO,
+    err: TextIO,
+    protocol_versions: list[str] | None = None,
+    all_versions: bool = False,
+) -> int:
+    check_options(timeout, protocol_versions)
+    target = Target.from_options(stdio, url, headers)
+    existing = existing_description(check or update or "") if (check or update) else None
+    try:
+        served = served_description(target, timeout, protocol_versions, all_versions, err)
+    except DescribeError as exc:
+        write_line(err, f"mcpdesc-docs: error: {exc}")
+        server_stderr(exc, err)
+        return ExitCode.USAGE
+    return settle(served, existing, output=output, check=check, update=update, out=out, err=err)

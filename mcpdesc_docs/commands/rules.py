@@ -7,6 +7,7 @@ import textwrap
 from typing import TextIO
 
 from ..config import CONFIG_DOC, CONFIG_RULE
+from ..describe.servers_file import SERVERS_DOC, SERVERS_RULE
 from ..diagnostics import RuleHelp, printable_lines
 from ..errors import ExitCode, UsageError
 from ..render.pages import TEMPLATE_DOC, TEMPLATE_RULE
@@ -42,9 +43,10 @@ tool's own warnings.
 
 def entries() -> dict[str, RuleEntry]:
     """Every rule a diagnostic can carry: validation's, and those of mcpdesc-docs' own
-    inputs (its configuration, a theme's templates, a migration), sorted by id."""
+    inputs (its configuration, a servers file, a theme's templates, a migration), sorted by id."""
     own = [
         RuleEntry(CONFIG_RULE, CONFIG_DOC, SUPPORTED, subject="mcpdesc-docs.yml"),
+        RuleEntry(SERVERS_RULE, SERVERS_DOC, SUPPORTED, subject="servers.json"),
         RuleEntry(TEMPLATE_RULE, TEMPLATE_DOC, SUPPORTED, subject="a theme template"),
         RuleEntry(MIGRATE_RULE, MIGRATE_DOC, (SPEC_0_7_0,), subject="a whole 0.7.0 description to migrate"),
     ]

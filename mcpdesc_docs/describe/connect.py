@@ -110,6 +110,10 @@ class Target:
     command: tuple[str, ...] = ()
     url: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
+    """Variables the server is given besides the inherited few (a servers file's ``env``)."""
+    cwd: str | None = None
+    """The directory the command starts in (None: this process's)."""
 
     @classmethod
     def from_options(cls, stdio: str | None, url: str | None, headers: list[str]) -> Target:
@@ -153,7 +157,7 @@ class Target:
         # As MCP clients do, the server gets only the variables a program needs to run,
         # not the caller's secrets.
         env = {name: os.environ[name] for name in INHERITED_ENVIRONMENT if name in os.environ}
-        return StdioTransport(self.command, budget, env)
+        return StdioTransport(self.command, budget, {**env, **self.env}, cwd=self.cwd)
 
 
 @dataclass(slots=True)

@@ -139,7 +139,9 @@ class StdioTransport:
     """A server started as a command, in a session (and process group) of its own, so that
     it and every process it starts end together when describing is done."""
 
-    def __init__(self, command: tuple[str, ...], budget: Budget, env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, command: tuple[str, ...], budget: Budget, env: Mapping[str, str] | None = None, *, cwd: str | None = None
+    ) -> None:
         self.headers: dict[str, str] = {}
         self.budget = budget
         try:
@@ -150,13 +152,19 @@ class StdioTransport:
                 stderr=subprocess.PIPE,
                 start_new_session=True,
                 env=dict(env) if env is not None else None,
+                cwd=cwd,
             )
         except FileNotFoundError:
+            if cwd is not None and not os.path.isdir(cwd):
+                raise DescribeError("no such directory to start the command in (cwd)") from None
             raise DescribeError("no such command") from None
         except PermissionError:
             raise DescribeError("the command cannot be run (permission denied)") from None
         except OSError as exc:
             raise DescribeError(f"the command cannot be started ({exc.strerror or exc})") from None
+        except ValueError:
+            # A NUL character in the command, an argument or the environment.
+            raise DescribeError("the command cannot be started (a NUL character in it or its environment)") from None
         assert self.process.stdout is not None
         assert self.process.stderr is not None
         self.stderr = _StderrTail(self.process.stderr)
@@ -277,6 +285,11 @@ class HttpTransport:
         except (OSError, http.client.HTTPException) as exc:
             connection.close()
             raise DescribeError(f"the HTTP exchange failed ({type(exc).__name__}: {exc})"[:300]) from None
+        except ValueError:
+            # http.client refuses a header that would break the request, quoting it: not said,
+            # since headers carry credentials.
+            connection.close()
+            raise DescribeError("the HTTP request cannot be sent (a header name or value it cannot carry)") from None
         session = response.getheader(self.SESSION_HEADER)
         if session and self.session_id is None:
             self.session_id = session[:1024]

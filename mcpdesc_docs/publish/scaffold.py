@@ -1,6 +1,9 @@
 """``new DIR``: the starter project (config, description) in DIR, and its GitHub Pages
 workflow where GitHub reads workflows: at the root of the git repository holding DIR, or
-in DIR itself when DIR is not inside one (it then becomes the repository's root)."""
+in DIR itself when DIR is not inside one (it then becomes the repository's root).
+``new --portal DIR`` does the same for a portal: a config naming a folder of
+descriptions, two examples there, a servers file for ``describe --servers``, and a
+workflow that builds the portal in shards and merges them."""
 
 from __future__ import annotations
 
@@ -27,6 +30,10 @@ STARTER = Path(__file__).resolve().parent / "starter"
 WORKFLOW = PurePosixPath(".github/workflows/mcpdesc-docs.yml")
 """Where the workflow is written, relative to the repository root (GitHub reads workflows
 from the root's ``.github/workflows/`` only), and where its template is in ``starter/``."""
+PORTAL_STARTER = Path(__file__).resolve().parent / "portal_starter"
+PORTAL_WORKFLOW = PurePosixPath(".github/workflows/docs.yml")
+PORTAL_DESCRIPTIONS = "servers"
+"""The portal starter's folder of descriptions, where ``describe --servers`` writes them."""
 # Stored as "gitignore": a file named .gitignore inside the package would be read as
 # the package's own ignore rules by tools that build the wheel.
 RENAMES = {"gitignore": ".gitignore"}
@@ -36,6 +43,21 @@ DEFAULT_BRANCH = "main"
 # A branch name the workflow's `branches:` filter takes literally (no glob characters such
 # as `+` or a leading `!`, nothing to quote); any other publishes on pushes to main.
 _PLAIN_BRANCH = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Starter:
+    """One kind of starter project: its files, its workflow's path (in the folder and at the
+    repository's root), and where the schemas its modelines name are written."""
+
+    folder: Path
+    workflow: PurePosixPath
+    description_schema: str
+    """Beside the descriptions: the folder holding them, relative to DIR."""
+
+
+SITE = Starter(STARTER, WORKFLOW, DESCRIPTION_SCHEMA_FILE)
+PORTAL = Starter(PORTAL_STARTER, PORTAL_WORKFLOW, f"{PORTAL_DESCRIPTIONS}/{DESCRIPTION_SCHEMA_FILE}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,13 +76,14 @@ class Scaffold:
     """DIR relative to the repository root, as the workflow names it (``.`` for the root)."""
     branch: str
     """The branch whose pushes build and publish the site."""
+    starter: Starter = SITE
 
     @property
     def workflow(self) -> Path:
-        return self.repository / WORKFLOW
+        return self.repository / self.starter.workflow
 
 
-def create_project(target: Path) -> Scaffold:
+def create_project(target: Path, starter: Starter = SITE) -> Scaffold:
     """Write the starter files into DIR (new, or empty but for ``.git``) and the workflow at
     the repository root; UsageError, with nothing written, when either place is taken."""
     if target.exists() and (not target.is_dir() or any(p.name != ".git" for p in target.iterdir())):
@@ -72,9 +95,9 @@ def create_project(target: Path) -> Scaffold:
         repository = resolved
     project_dir = _workflow_path(resolved.relative_to(repository))
     branch = _publishing_branch(repository) if in_repository else DEFAULT_BRANCH
-    workflow_text = render_workflow(project_dir=project_dir, branch=branch)
+    workflow_text = render_workflow(project_dir=project_dir, branch=branch, starter=starter)
 
-    workflow = repository / WORKFLOW
+    workflow = repository / starter.workflow
     workflow.parent.mkdir(parents=True, exist_ok=True)
     try:
         # Exclusive creation: an existing workflow of this name (even a dangling symlink)
@@ -85,10 +108,10 @@ def create_project(target: Path) -> Scaffold:
         raise UsageError(
             f"{workflow} already exists; nothing was written (rename it, or move it away and merge it by hand)"
         ) from None
-    created = [WORKFLOW.as_posix()] if repository == resolved else []
-    for source in sorted(STARTER.rglob("*")):
-        relative = source.relative_to(STARTER)
-        if not source.is_file() or PurePosixPath(relative.as_posix()) == WORKFLOW:
+    created = [starter.workflow.as_posix()] if repository == resolved else []
+    for source in sorted(starter.folder.rglob("*")):
+        relative = source.relative_to(starter.folder)
+        if not source.is_file() or PurePosixPath(relative.as_posix()) == starter.workflow:
             continue
         destination = target / relative.parent / RENAMES.get(relative.name, relative.name)
         destination.parent.mkdir(parents=True, exist_ok=True)
@@ -97,15 +120,15 @@ def create_project(target: Path) -> Scaffold:
     # The schemas the starter files' modelines name, so editors complete and check them
     # offline (docs/integrations.md).
     for name, schema in (
-        (DESCRIPTION_SCHEMA_FILE, exported_schema(SPEC_0_9_0_RC_3)),
+        (starter.description_schema, exported_schema(SPEC_0_9_0_RC_3)),
         (CONFIG_SCHEMA_FILE, config_schema()),
     ):
         (target / name).write_text(schema_file_text(schema), encoding="utf-8")
         created.append(name)
-    return Scaffold(target, sorted(created), repository, in_repository, project_dir, branch)
+    return Scaffold(target, sorted(created), repository, in_repository, project_dir, branch, starter)
 
 
-def render_workflow(*, project_dir: str, branch: str) -> str:
+def render_workflow(*, project_dir: str, branch: str, starter: Starter = SITE) -> str:
     """The starter workflow for a project at ``project_dir`` (relative to the repository root)
     publishing on pushes to ``branch``, pinned to this version of mcpdesc-docs."""
     site_dir = SITE_DIR if project_dir == "." else f"{project_dir}/{SITE_DIR}"
@@ -117,7 +140,7 @@ def render_workflow(*, project_dir: str, branch: str) -> str:
         "project_dir": json.dumps(project_dir, ensure_ascii=False),
         "site_dir": json.dumps(site_dir, ensure_ascii=False),
     }
-    template = (STARTER / WORKFLOW).read_text(encoding="utf-8")
+    template = (starter.folder / starter.workflow).read_text(encoding="utf-8")
     placeholder = re.compile("@(" + "|".join(values) + ")@")
     return placeholder.sub(lambda match: values[match[1]], template)
 
