@@ -82,6 +82,7 @@ class Navigation:
             page for _, groups in self.kinds for group in groups for page in group.pages
         )
         self._position = {page.path: index for index, page in enumerate(self.order)}
+        self._groups_by_kind = dict(self.kinds)
         # Compared by path: pages are large values, and equality would compare them deeply.
         self._place = {
             page.path: (kind, group_index, index)
@@ -104,6 +105,18 @@ class Navigation:
         previous = self.order[index - 1] if index > 0 else None
         following = self.order[index + 1] if index + 1 < len(self.order) else None
         return previous, following
+
+    def listed(self, page: Page) -> tuple[Page, ...]:
+        """The pages the sidebar of ``page`` lists by name, in order: the entries of
+        ``view(page)``, without making the view (serve asks this of every page)."""
+        if not self.compact:
+            return self.order
+        place = self._place.get(page.path)
+        if place is None:
+            return ()
+        kind, group_index, at = place
+        pages = self._groups_by_kind[kind][group_index].pages
+        return pages[max(0, at - WINDOW) : at + WINDOW + 1]
 
     def view(self, current: Page | None, tag: Tag | None = None) -> tuple[NavKindView, ...]:
         """The sidebar of a page (``current``), of a tag page (``tag``) or of another page."""

@@ -342,8 +342,8 @@ class PageOutput:
     piece of the search index (all three depend only on the page and the skeleton)."""
 
     page: Page
-    chrome: object
-    """What the page shows of the others (``_chrome``), when serve keeps it; else None."""
+    chrome: Chrome | None
+    """What the page shows of the others, when serve keeps it; else None."""
     html: bytes
     twin: bytes
     search: str
@@ -372,19 +372,39 @@ def _skeleton(site: Site, config: Config, downloads: tuple[Download, ...], versi
     )
 
 
-def _chrome(site: Site, navigation: Navigation, page: Page) -> object:
-    """What ``page`` shows of the pages around it beyond the skeleton: the titles and marks
-    of the entries its sidebar lists (every page's on a small site, some twenty-five on a
-    large one), its neighbours' labels, and its own "changed since" note."""
-    shown = tuple(
-        (entry.path, entry.title, entry.risk)
-        for section in navigation.view(page)
-        for group in section.groups
-        for entry in group.shown
-    )
-    neighbours = tuple(None if p is None else (p.path, p.label) for p in navigation.neighbours(page))
+@dataclass(frozen=True, slots=True)
+class Chrome:
+    """What a primitive page shows of the pages around it beyond the skeleton: the entries
+    its sidebar lists (every page on a small site, some twenty-five on a large one, each
+    with its title and behaviour marks), its neighbours' labels, and its own "changed
+    since" note."""
+
+    listed: tuple[Page, ...]
+    neighbours: tuple[Page | None, Page | None]
+    changed: object
+
+    def shows_as(self, other: Chrome) -> bool:
+        """Whether a page with this chrome looks as with ``other`` (its skeleton unchanged).
+        Pages are compared by what the sidebar shows of them, and by identity first: a
+        rebuild keeps the model of every page it did not change."""
+        return (
+            len(self.listed) == len(other.listed)
+            and all(a is b or _listed_as(a) == _listed_as(b) for a, b in zip(self.listed, other.listed, strict=True))
+            and all(
+                a is b or (a is not None and b is not None and a.path == b.path and a.label == b.label)
+                for a, b in zip(self.neighbours, other.neighbours, strict=True)
+            )
+            and self.changed == other.changed
+        )
+
+
+def _listed_as(page: Page) -> tuple[object, ...]:
+    return page.path, page.label, page.title, page.risk, page.deprecated
+
+
+def _chrome(site: Site, navigation: Navigation, page: Page) -> Chrome:
     changed = site.changelog.by_page.get(page.path) if site.changelog is not None else None
-    return shown, neighbours, changed
+    return Chrome(navigation.listed(page), navigation.neighbours(page), changed)
 
 
 def page_environment(theme: Theme) -> jinja2.Environment:
@@ -461,7 +481,13 @@ def render_site(
     def primitive_output(primitive: Page) -> PageOutput:
         chrome = _chrome(site, navigation, primitive) if cache is not None else None
         previous = reusable.get(primitive.path)
-        if previous is not None and previous.chrome == chrome and previous.page == primitive:
+        if (
+            previous is not None
+            and previous.chrome is not None
+            and chrome is not None
+            and previous.chrome.shows_as(chrome)
+            and previous.page == primitive
+        ):
             return previous
         html = page("primitive.html", primitive.path, primitive)
         with located_template_errors(WORDS_TEMPLATE):
