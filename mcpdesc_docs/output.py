@@ -259,6 +259,22 @@ class StagedSite:
         target.parent.mkdir(parents=True, exist_ok=True)
         _write_file(target, content)
 
+    def adopt_tree(self, name: str, source: Path) -> None:
+        """Put the files of ``source`` (a directory of the previous site) under ``name``:
+        hard links where the file system allows (the previous site is replaced, never
+        written into, so the files are shared safely), copies elsewhere."""
+        if self._staging is None:
+            raise RuntimeError("StagedSite.adopt_tree outside its with block")
+        target = self._staging.joinpath(*safe_relative_path(name).parts)
+        for directory, _, files in os.walk(source):
+            here = target / Path(directory).relative_to(source)
+            here.mkdir(parents=True, exist_ok=True)
+            for file in files:
+                try:
+                    os.link(Path(directory) / file, here / file)
+                except OSError:
+                    shutil.copyfile(Path(directory) / file, here / file)
+
     def commit(self) -> None:
         staging = self._staging
         if staging is None:

@@ -21,6 +21,7 @@ import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from ..errors import UsageError
 
@@ -34,9 +35,11 @@ _PR_SET_PDEATHSIG = 1
 Chunk = Callable[[int, int], tuple[list[str], int]]
 """Renders pages ``start:stop`` and writes them: their search entries, and pages rendered."""
 
-_work: Chunk | None = None
+_work: Callable[[int, int], Any] | None = None
 """The chunk renderer of the build being forked (a closure over its model, its theme and
 its staging directory): set just before the workers are forked, which inherit it."""
+
+Result = TypeVar("Result")
 
 
 class BuildWorkerError(UsageError):
@@ -69,7 +72,7 @@ def _die_with_parent() -> None:
         pass
 
 
-def _run(start: int, stop: int) -> tuple[list[str], int]:
+def _run(start: int, stop: int) -> Any:
     if _work is None:  # pragma: no cover - only a worker forked by render_in_workers runs this
         raise RuntimeError("a build worker was started without its work")
     return _work(start, stop)
@@ -78,20 +81,25 @@ def _run(start: int, stop: int) -> tuple[list[str], int]:
 def render_in_workers(pages: int, chunk: Chunk, workers: int) -> tuple[list[str], int]:
     """``chunk`` over ``0:pages`` in ``workers`` forked processes: the search entries in page
     order, and the pages rendered."""
+    entries: list[str] = []
+    rendered = 0
+    for found, count in map_in_workers(pages, chunk, workers):
+        entries.extend(found)
+        rendered += count
+    return entries, rendered
+
+
+def map_in_workers(items: int, chunk: Callable[[int, int], Result], workers: int) -> list[Result]:
+    """``chunk`` over consecutive runs of ``0:items`` in ``workers`` forked processes: each
+    run's result, in order (a portal renders its servers so, each run a few servers)."""
     global _work
-    size = max(1, -(-pages // (workers * CHUNKS_PER_WORKER)))
-    bounds = [(start, min(start + size, pages)) for start in range(0, pages, size)]
+    size = max(1, -(-items // (workers * CHUNKS_PER_WORKER)))
+    bounds = [(start, min(start + size, items)) for start in range(0, items, size)]
     _work = chunk
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_die_with_parent)
     try:
         futures = [pool.submit(_run, start, stop) for start, stop in bounds]
-        entries: list[str] = []
-        rendered = 0
-        for future in futures:
-            found, count = future.result()
-            entries.extend(found)
-            rendered += count
-        return entries, rendered
+        return [future.result() for future in futures]
     except BrokenProcessPool:
         raise BuildWorkerError(
             "a build worker stopped before its pages were written (killed, or out of memory); "
@@ -102,4 +110,4 @@ def render_in_workers(pages: int, chunk: Chunk, workers: int) -> tuple[list[str]
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-__all__ = ["BuildWorkerError", "render_in_workers", "usable_cores", "workers_for"]
+__all__ = ["BuildWorkerError", "map_in_workers", "render_in_workers", "usable_cores", "workers_for"]
