@@ -40,9 +40,7 @@ def test_search_finds_a_tool_of_every_server(portal: Path) -> None:
     for slug in servers:
         server_entry = json.loads((portal / slug / "portal-entry.json").read_text(encoding="utf-8"))
         tools = [p for p in server_entry["pages"] if p["kind"] == "tool"]
-        assert [e["title"] for e in entries if e["server"] == slug and e["kind"] == "server"] == [
-            server_entry["title"]
-        ]
+        assert [e["title"] for e in entries if e["server"] == slug and e["kind"] == "server"] == [server_entry["title"]]
         found = [e for e in entries if e["server"] == slug and e["kind"] == "tool"]
         assert {e["names"] for e in found} == {t["name"] for t in tools}
         for entry in found:

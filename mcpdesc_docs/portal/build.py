@@ -74,15 +74,13 @@ def plan(config: Config, servers: Sequence[PortalServer]) -> list[Planned]:
 
 def previous_entry(site_dir: Path, planned: Planned) -> ServerEntry | None:
     """The previous site's entry for the server, when its pages are the ones this build
-    would render (same key) and may be reused as they are (no link among them)."""
+    would render (same key), so its directory may be moved into the new site as it is."""
     directory = site_dir / planned.server.slug
     try:
         entry = ServerEntry.from_json((directory / ENTRY_FILE).read_bytes())
     except (OSError, ValueError, TypeError, KeyError):
         return None
-    if entry.key != planned.key or entry.slug != planned.server.slug:
-        return None
-    if any(path.is_symlink() for path in directory.rglob("*")):
+    if entry.key != planned.key or entry.slug != planned.server.slug or directory.is_symlink():
         return None
     return entry
 
@@ -90,8 +88,8 @@ def previous_entry(site_dir: Path, planned: Planned) -> ServerEntry | None:
 def render_servers(
     config: Config, planned: Sequence[Planned], staged: StagedSite, reuse_from: Path | None, jobs: int
 ) -> list[ServerResult]:
-    """Each planned server's result, in order: reused from ``reuse_from`` where it can be,
-    else rendered (in ``jobs`` forked workers when more than one is to be rendered)."""
+    """Each planned server's result, in order: reused from ``reuse_from`` (the site being
+    replaced) where it can be, else rendered (in ``jobs`` forked workers when more than one is to be rendered)."""
     results: dict[str, ServerResult] = {}
     todo: list[Planned] = []
     for item in planned:
@@ -99,7 +97,7 @@ def render_servers(
         if entry is None:
             todo.append(item)
             continue
-        staged.adopt_tree(item.server.slug, reuse_from / item.server.slug)  # type: ignore[operator]
+        staged.keep(item.server.slug)
         results[item.server.slug] = ServerResult(item.server, entry, pages=entry.html_pages, rendered=False)
     workers = min(jobs, len(todo))
     if workers > 1:
