@@ -119,3 +119,27 @@ def test_a_failed_swap_moves_the_kept_servers_back(project: Path, monkeypatch: p
     with pytest.raises(OSError, match="disk on fire"):
         rebuild(project)
     assert snapshot(site) == before
+
+
+def test_serve_re_renders_only_the_edited_server(project: Path, tmp_path: Path) -> None:
+    from mcpdesc_docs.devserver.project import ProjectBuilder
+
+    builder = ProjectBuilder(project.parent, out=io.StringIO(), err=io.StringIO())
+    first = builder.build()
+    assert first.ok
+    assert len(builder.portal.rendered) == 6
+    assert project.parent / "servers" in builder.watch_paths()
+    edited = project.parent / "servers" / "s0005.mcpdesc.yaml"
+    edited.write_text(small_tools("s0005", 2, summary="served"), encoding="utf-8")
+    second = builder.build([str(edited)])
+    assert builder.portal.rendered == ["s0005"]
+    assert second.files is not None
+    assert b"served" in second.files["s0005/tools/s0005_tool_1.html"]
+    built = fresh_build(project, tmp_path)
+    assert dict(second.files) == {name: content for name, content in built.items() if name != output.MARKER}
+    edited.write_text(BROKEN, encoding="utf-8")
+    third = builder.build([str(edited)])
+    assert builder.portal.rendered == ["s0005"]
+    assert third.files is not None
+    assert "s0005/index.html" not in third.files
+    assert b'data-rejected="s0005"' in third.files["rejected.html"]
