@@ -276,8 +276,13 @@ def _description_item(item: object, at: str, base: Path, problems: _Problems) ->
     return [(replace(server, slug=slug), jp.join(at, "slug")) for server in found if _valid_slug(slug, at, problems)]
 
 
+def valid_slug(text: str) -> bool:
+    """Whether ``text`` may name a server's directory (``[a-z0-9-]``, at most 64)."""
+    return _SLUG.fullmatch(text) is not None
+
+
 def _valid_slug(slug: str, at: str, problems: _Problems) -> bool:
-    if not _SLUG.fullmatch(slug):
+    if not valid_slug(slug):
         problems.add(jp.join(at, "slug"), f"slug {slug!r} must be 1-64 of a-z, 0-9 and '-', not starting with '-'")
         return False
     if slug in RESERVED_SLUGS:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..config import RESERVED_SLUGS, valid_slug
 from ..errors import UsageError
 from ..output import StagedSite
 from .assemble import PortalSettings, Rejected, assemble
@@ -30,7 +31,7 @@ class ShardRecord:
 def _read(directory: Path) -> ShardRecord:
     try:
         raw: dict[str, Any] = json.loads((directory / SHARD_FILE).read_bytes())
-        return ShardRecord(
+        record = ShardRecord(
             directory,
             int(raw["shard"]),
             int(raw["of"]),
@@ -38,6 +39,9 @@ def _read(directory: Path) -> ShardRecord:
             tuple(str(slug) for slug in raw["servers"]),
             tuple(Rejected.from_json(r) for r in raw["rejected"]),
         )
+        if not all(valid_slug(slug) and slug not in RESERVED_SLUGS for slug in record.servers):
+            raise ValueError("a server's slug")
+        return record
     except OSError:
         raise UsageError(f"{directory}: no {SHARD_FILE} (not a directory `build --shard K/N -o DIR` wrote)") from None
     except (ValueError, KeyError, TypeError):
