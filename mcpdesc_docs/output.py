@@ -302,7 +302,9 @@ class StagedSite:
         moved: list[PurePosixPath] = []
         try:
             for name in self._kept:
-                os.rename(site_dir.joinpath(*name.parts), staging.joinpath(*name.parts))
+                target = staging.joinpath(*name.parts)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.rename(site_dir.joinpath(*name.parts), target)
                 moved.append(name)
             _swap(staging, site_dir)
         except BaseException:

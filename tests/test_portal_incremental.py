@@ -60,6 +60,7 @@ def test_one_changed_description_re_renders_that_server_only(project: Path, tmp_
     changed.write_text(small_tools("s0003", 4, summary="was edited"), encoding="utf-8")
     site = project.parent / "site"
     untouched = (site / "s0001" / "index.html").stat().st_ino
+    other_tag, own_tag = (site / "tags" / "s0001.html").stat().st_ino, (site / "tags" / "s0003.html").stat().st_ino
     calls: list[str] = []
     real = portal_build.render_server
 
@@ -72,6 +73,8 @@ def test_one_changed_description_re_renders_that_server_only(project: Path, tmp_
         assert rebuild(project) == ["s0003"]
     assert calls == ["s0003"]
     assert (site / "s0001" / "index.html").stat().st_ino == untouched  # moved, not written again
+    assert (site / "tags" / "s0001.html").stat().st_ino == other_tag  # a portal page it is not on: kept
+    assert (site / "tags" / "s0003.html").stat().st_ino != own_tag
     home = parse(site / "index.html")
     assert "4 tools" in home.select_one("li[data-server=s0003] [data-counts]").get_text()
     assert "was edited" in (site / "search" / "chunk-0.js").read_text(encoding="utf-8")

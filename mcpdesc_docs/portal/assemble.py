@@ -5,8 +5,9 @@ shard rendered each server."""
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,10 +17,11 @@ from .. import __version__
 from ..config import Config, ThemeConfig
 from ..kinds import BY_NAME, KIND_NAMES, KINDS
 from ..model.urls import slugify
-from ..render.pages import RelativeLinks, Sink, located_template_errors, page_environment
+from ..render.pages import RelativeLinks, Sink, located_template_errors, page_environment, xml_escape
 from ..render.theme import Theme, load_theme
 from ..resources import builtin_dir
 from .entry import PagePoint, ServerEntry
+from .keys import theme_files_digest, tool_digest
 
 SERVERS_PER_CHUNK = 64
 """Servers whose search entries share one chunk file: a search over every server loads
@@ -78,7 +80,10 @@ class Rejected:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Rejected:
-        return cls(str(data["slug"]), str(data["source"]), tuple(data["diagnostics"]))
+        diagnostics = data["diagnostics"]
+        if not isinstance(diagnostics, list) or not all(isinstance(d, dict) for d in diagnostics):
+            raise TypeError("diagnostics must be a list of objects")
+        return cls(str(data["slug"]), str(data["source"]), tuple(dict(sorted(d.items())) for d in diagnostics))
 
 
 @dataclass(slots=True)
@@ -189,19 +194,66 @@ def static_files(theme: Theme, config: Config) -> dict[str, bytes]:
     return files
 
 
-def assemble(settings: PortalSettings, entries: Iterable[ServerEntry], rejected: Sequence[Rejected], sink: Sink) -> int:
-    """Write the portal's own pages into ``sink``; the HTML pages written."""
+PAGES_FILE = "portal-pages.json"
+"""The key of each of the portal's own pages (what it was made from, hashed), so that the
+next build keeps those whose key is unchanged instead of rendering them again."""
+
+Reuse = Callable[[str, str], bool]
+"""``reuse(path, key)``: True when the caller kept the previous page of that key itself
+(``build`` moves the previous site's file across; ``serve`` keeps it in memory)."""
+
+
+class _Pages:
+    """Renders the portal's pages into a sink, each unless ``reuse`` keeps it, and notes
+    the key of each."""
+
+    def __init__(self, settings: PortalSettings, common: dict[str, Any], sink: Sink, reuse: Reuse | None) -> None:
+        theme = settings.load_theme()
+        self.env = page_environment(theme)
+        self.links = self.env.globals["url"] = RelativeLinks()
+        self.settings, self.common, self.sink, self.reuse = settings, common, sink, reuse
+        counts = (len(common["servers"]), len(common["rejected"]))
+        self.base = _digest(tool_digest(), theme_files_digest(theme), repr(sorted(settings.to_json().items())), counts)
+        self.keys: dict[str, str] = {}
+        self.rendered = 0
+
+    def page(self, template: str, path: str, inputs: object, **extra: Any) -> None:
+        """``inputs``: what of the portal the page shows (beyond the counts in its header
+        and footer), as plain data whose ``repr`` is its content."""
+        key = self.keys[path] = _digest(self.base, template, path, inputs)
+        if self.reuse is not None and self.reuse(path, key):
+            return
+        self.links.shown_on = path
+        canonical = self.settings.site_url + path if self.settings.site_url and path != "404.html" else None
+        context = self.common | {"root": "../" * path.count("/"), "canonical_url": canonical} | extra
+        with located_template_errors(template):
+            self.sink(path, self.env.get_template(template).render(**context).encode("utf-8"))
+        self.rendered += 1
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()
+
+
+def assemble(
+    settings: PortalSettings,
+    entries: Iterable[ServerEntry],
+    rejected: Sequence[Rejected],
+    sink: Sink,
+    reuse: Reuse | None = None,
+) -> int:
+    """Write the portal's own pages into ``sink`` (those ``reuse`` does not keep); the HTML
+    pages the portal has."""
     servers = catalogue_order(entries)
     tag_paths = file_names((t for s in servers for t in s.tags), "tags")
     capability_paths = file_names((c for s in servers for c in s.capabilities), "capabilities")
     tags, capabilities = _tag_groups(servers, tag_paths), _capability_groups(servers, capability_paths)
     chunk_of, chunks = search_chunks(servers)
-    env = page_environment(settings.load_theme())
-    links = env.globals["url"] = RelativeLinks()
+    ordered_rejected = sorted(rejected, key=lambda r: (r.source, r.slug))
     common: dict[str, Any] = {
         "portal_title": settings.title,
         "servers": servers,
-        "rejected": sorted(rejected, key=lambda r: (r.source, r.slug)),
+        "rejected": ordered_rejected,
         "repo_url": settings.repo_url,
         "copyright": settings.copyright,
         "extra_css": settings.extra_css,
@@ -214,40 +266,37 @@ def assemble(settings: PortalSettings, entries: Iterable[ServerEntry], rejected:
         "capability_paths": capability_paths,
         "base_href": None,
     }
-    pages = 0
-
-    def page(template: str, path: str, **extra: Any) -> None:
-        nonlocal pages
-        links.shown_on = path
-        canonical = settings.site_url + path if settings.site_url and path != "404.html" else None
-        context = common | {"root": "../" * path.count("/"), "canonical_url": canonical} | extra
-        with located_template_errors(template):
-            sink(path, env.get_template(template).render(**context).encode("utf-8"))
-        pages += 1
-
+    pages = _Pages(settings, common, sink, reuse)
     groups: dict[str | None, list[ServerEntry]] = {}
     for server in servers:
         groups.setdefault(server.group, []).append(server)
-    page("portal/index.html", "index.html", groups=list(groups.items()))
-    page("portal/tags.html", "tags/index.html", tags=tags)
+    everything = (servers, ordered_rejected, tag_paths, capability_paths)
+    pages.page("portal/index.html", "index.html", everything, groups=list(groups.items()))
+    pages.page("portal/tags.html", "tags/index.html", [(t.name, t.path, len(t.servers)) for t in tags], tags=tags)
     for tag in tags:
-        page("portal/tag.html", tag.path, tag=tag)
-    page("portal/capabilities.html", "capabilities/index.html", capabilities=capabilities)
+        shown = [(s.slug, s.title, listed) for s, listed in tag.by_server]
+        pages.page("portal/tag.html", tag.path, (tag.name, shown), tag=tag)
+    listed_capabilities = [(c.name, c.path, len(c.servers)) for c in capabilities]
+    pages.page("portal/capabilities.html", "capabilities/index.html", listed_capabilities, capabilities=capabilities)
     for capability in capabilities:
-        page("portal/capability.html", capability.path, capability=capability)
-    page("portal/search.html", "search.html", tags=tags, chunk_of=chunk_of, chunks=len(chunks))
+        links = {t: tag_paths[t] for s in capability.servers for t in s.tags}
+        shown_servers = (capability.name, capability.servers, links, capability_paths)
+        pages.page("portal/capability.html", capability.path, shown_servers, capability=capability)
+    searched = ([(s.slug, s.title) for s in servers], chunk_of, [t.name for t in tags], len(chunks))
+    pages.page("portal/search.html", "search.html", searched, tags=tags, chunk_of=chunk_of, chunks=len(chunks))
     for path, content in chunks.items():
         sink(path, content)
     if rejected:
-        page("portal/rejected.html", "rejected.html")
+        pages.page("portal/rejected.html", "rejected.html", ordered_rejected)
     base_href = urlsplit(settings.site_url).path if settings.site_url else None
-    page("portal/404.html", "404.html", base_href=base_href)
+    pages.page("portal/404.html", "404.html", None, base_href=base_href)
     if settings.site_url:
         listed = ["index.html", *(f"{s.slug}/index.html" for s in servers), "search.html"]
-        urls = "".join(f"  <url><loc>{settings.site_url}{path}</loc></url>\n" for path in listed)
+        urls = "".join(f"  <url><loc>{xml_escape(settings.site_url + path)}</loc></url>\n" for path in listed)
         sink("sitemap.xml", _SITEMAP.format(urls=urls).encode("utf-8"))
+    sink(PAGES_FILE, (json.dumps(pages.keys, sort_keys=True, indent=0) + "\n").encode("utf-8"))
     sink(".nojekyll", b"")
-    return pages
+    return len(pages.keys)
 
 
 _SITEMAP = (

@@ -15,7 +15,7 @@ from ..config import Config, PortalServer
 from ..diagnostics import Diagnostic
 from ..output import StagedSite
 from ..render.parallel import map_in_workers
-from .assemble import PortalSettings, Rejected, assemble, static_files
+from .assemble import PAGES_FILE, PortalSettings, Rejected, Reuse, assemble, static_files
 from .entry import ENTRY_FILE, ServerEntry
 from .keys import server_key, settings_text, theme_digest
 from .server import ServerResult, render_server
@@ -113,10 +113,32 @@ def render_servers(
     return [results[item.server.slug] for item in planned]
 
 
+def _kept_pages(previous_site: Path | None, staged: StagedSite) -> Reuse | None:
+    """Keeps a page of the previous site whose key is the one the page would have now."""
+    if previous_site is None:
+        return None
+    try:
+        keys = json.loads((previous_site / PAGES_FILE).read_bytes())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(keys, dict):
+        return None
+
+    def reuse(path: str, key: str) -> bool:
+        if keys.get(path) != key or not (previous_site / path).is_file():
+            return False
+        staged.keep(path)
+        return True
+
+    return reuse
+
+
 def rejected_record(result: ServerResult) -> Rejected:
     """A rejected description as its page lists it: named as the config names it."""
     diagnostics = sorted(result.diagnostics, key=Diagnostic.sort_key)
-    return Rejected(result.server.slug, result.server.name, tuple(d.to_json() for d in diagnostics))
+    # Keys sorted as a shard's record has them, so a merge hashes the same values.
+    found = tuple(dict(sorted(d.to_json().items())) for d in diagnostics)
+    return Rejected(result.server.slug, result.server.name, found)
 
 
 def build_portal(
@@ -139,7 +161,7 @@ def build_portal(
     rejected = [rejected_record(r) for r in outcome.rejected]
     entries = [r.entry for r in results if r.entry is not None]
     if shard is None:
-        outcome.pages += assemble(settings, entries, rejected, staged.write)
+        outcome.pages += assemble(settings, entries, rejected, staged.write, _kept_pages(reuse_from, staged))
     else:
         record = {
             "shard": shard[0],

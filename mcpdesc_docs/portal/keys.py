@@ -25,14 +25,20 @@ def tool_digest() -> str:
     return digest.hexdigest()
 
 
-def theme_digest(theme: Theme, config: Config) -> str:
-    """Every template and asset the pages are made with, and the project's extra CSS."""
+def theme_files_digest(theme: Theme) -> str:
+    """Every template and asset the pages are made with."""
     digest = hashlib.sha256(theme.name.encode())
     for root in theme.watch_paths:
         for file in sorted(root.rglob("*")):
             if file.is_file():
                 digest.update(file.relative_to(root).as_posix().encode() + b"\0")
                 digest.update(file.read_bytes())
+    return digest.hexdigest()
+
+
+def theme_digest(theme: Theme, config: Config) -> str:
+    """The theme's files, and the project's extra CSS (copied into each server's site)."""
+    digest = hashlib.sha256(theme_files_digest(theme).encode())
     for css in config.extra_css:
         digest.update(css.encode() + b"\0" + (config.project_dir / css).read_bytes())
     return digest.hexdigest()
