@@ -247,3 +247,23 @@ def test_jobs_do_not_change_the_bytes(tmp_path: Path, portal: Path) -> None:
     code, _, err = run("build", str(tmp_path), "-j", "2")
     assert code == ExitCode.OK, err
     assert snapshot(tmp_path / "site") == snapshot(portal)
+
+
+def test_validate_checks_every_description_of_a_portal(tmp_path: Path) -> None:
+    write(tmp_path / "good.yaml", small_tools("good", 1))
+    write(tmp_path / "bad.yaml", BROKEN)
+    config = write(tmp_path / "mcpdesc-docs.yml", "descriptions: [good.yaml, bad.yaml]\n")
+    code, out, _ = run("validate", str(config))
+    assert code == ExitCode.INVALID
+    assert f"{tmp_path / 'good.yaml'}: valid" in out
+    assert f"{tmp_path / 'bad.yaml'}:8:19: error[mcp.tool.input-schema.members]" in out
+    write(tmp_path / "bad.yaml", small_tools("bad", 1))
+    assert run("validate", str(tmp_path))[0] == ExitCode.OK
+
+
+def test_gh_deploy_refuses_a_portal(tmp_path: Path) -> None:
+    write(tmp_path / "a.yaml", small_tools("a", 1))
+    config = write(tmp_path / "mcpdesc-docs.yml", "descriptions: [a.yaml]\n")
+    code, _, err = run("gh-deploy", str(config))
+    assert code == ExitCode.USAGE
+    assert "docs/portal.md" in err
