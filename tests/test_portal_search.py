@@ -124,3 +124,44 @@ def test_hostile_tag_names_get_safe_distinct_files(tmp_path: Path) -> None:
     assert len(set(paths.values())) == 5
     assert paths["index"] != "tags/index.html"
     assert all(re.fullmatch(r"tags/[a-z0-9._-]+\.html", p) and ".." not in p for p in paths.values())
+
+
+HOSTILE = """\
+mcpdesc: "0.9.0"
+info:
+  name: "x</code><script>alert(1)</script>"
+  title: "<img src=x onerror=alert(1)> Evil"
+  version: "1<b>"
+  description: "<script>alert(2)</script> one line"
+protocolVersions: [2025-11-25]
+capabilities:
+  - tools: {listChanged: false}
+    "x-<i>cap</i>": {}
+tags:
+  - name: "<svg onload=alert(3)>"
+tools:
+  - name: evil_tool
+    title: "<u>Title</u>"
+    description: "<iframe src=//evil></iframe> text"
+    tags: ["<svg onload=alert(3)>"]
+    inputSchema: {type: object}
+"""
+
+
+def test_what_a_description_says_is_text_on_every_portal_page(tmp_path: Path) -> None:
+    (tmp_path / "evil.yaml").write_text(HOSTILE, encoding="utf-8")
+    (tmp_path / "mcpdesc-docs.yml").write_text("descriptions: [evil.yaml]\n", encoding="utf-8")
+    code, out, err = run("build", str(tmp_path), "-j", "1")
+    assert code == ExitCode.OK, out + err
+    site = tmp_path / "site"
+    portal_pages = [p for p in site.rglob("*.html") if p.relative_to(site).parts[0] != "evil"]
+    assert len(portal_pages) >= 6
+    for page in portal_pages:
+        soup = parse(page)
+        assert not soup.select("main script, main img, main svg, main iframe, main u, main i, main b"), page
+        assert all(script.get("src") for script in soup.select("script"))
+    home = parse(site / "index.html")
+    assert "<img src=x onerror=alert(1)> Evil" in home.select_one("li[data-server] strong").get_text()
+    for chunk in site.glob("search/*.js"):
+        assert chunk.read_text(encoding="utf-8").startswith("window.mcpdescPortalChunk(")
+    assert all(p.resolve().is_relative_to(site.resolve()) for p in site.rglob("*"))
