@@ -105,6 +105,9 @@ class Config:
     previous: str | None = None
     """The description to list changes since (``changes.html``): a file (made relative to
     the config's directory here), or ``git:REF:PATH``, read from the project's repository."""
+    portal_title: str | None = None
+    """Not a setting: the portal's title, when this config renders one server of a portal
+    (its pages link to the portal's home)."""
     descriptions: tuple[PortalServer, ...] = ()
     """A portal's servers (``descriptions:``), in the config's order; empty for a project
     of one description. A portal's ``description`` is its config file (each server is

@@ -267,3 +267,10 @@ def test_gh_deploy_refuses_a_portal(tmp_path: Path) -> None:
     code, _, err = run("gh-deploy", str(config))
     assert code == ExitCode.USAGE
     assert "docs/portal.md" in err
+
+
+def test_every_server_page_leads_back_to_the_portal(portal: Path) -> None:
+    for page in [portal / "filesystem" / "index.html", *sorted((portal / "filesystem" / "tools").glob("*.html"))[:3]]:
+        home = parse(page).select_one("a[data-portal-home]")
+        assert home.get_text() == "Example portal ›"
+        assert (page.parent / home["href"]).resolve() == (portal / "index.html").resolve()

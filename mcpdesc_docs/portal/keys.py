@@ -46,8 +46,18 @@ def theme_digest(theme: Theme, config: Config) -> str:
 
 def settings_text(config: Config) -> str:
     """The settings that change a server's pages (not where the site goes, nor how many
-    workers render it, nor the portal's own title)."""
-    return repr((config.site_url, config.repo_url, config.copyright, config.strict, config.limits, config.suppress))
+    workers render it)."""
+    return repr(
+        (
+            config.site_name,  # the portal's title, in each page's header
+            config.site_url,
+            config.repo_url,
+            config.copyright,
+            config.strict,
+            config.limits,
+            config.suppress,
+        )
+    )
 
 
 def server_key(server: PortalServer, content: bytes, *, theme: str, settings: str) -> str:

@@ -10,6 +10,7 @@ from ..config import Config, PortalServer
 from ..diagnostics import Diagnostic
 from ..pipeline import render_description, validate_description
 from ..render.pages import Sink
+from .assemble import DEFAULT_TITLE
 from .entry import ENTRY_FILE, ServerEntry, server_entry
 
 
@@ -40,6 +41,7 @@ def server_config(portal: Config, server: PortalServer) -> Config:
         description=server.path,
         descriptions=(),
         site_name=None,
+        portal_title=portal.site_name or DEFAULT_TITLE,
         site_url=f"{portal.site_url}{server.slug}/" if portal.site_url else None,
         cname=None,
         jobs=1,

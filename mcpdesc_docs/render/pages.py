@@ -73,6 +73,9 @@ class TemplateContext(TypedDict):
     at any depth, so its relative links must start from the site root."""
     versions: VersionMenu | None
     """The published versions, when ``gh-deploy --version`` builds the site (else None)."""
+    portal: str | None
+    """The portal's title, when the site is one server of a portal (its home is
+    ``{{ root }}../index.html``); else None."""
 
 
 # What templates know of the kinds, by kind name (templates receive names, not Kind objects).
@@ -168,6 +171,7 @@ def _context(
         scope_all=Scope(site.protocol_versions, True),
         base_href=base_href,
         versions=versions,
+        portal=config.portal_title,
     )
 
 
