@@ -274,3 +274,13 @@ def test_every_server_page_leads_back_to_the_portal(portal: Path) -> None:
         home = parse(page).select_one("a[data-portal-home]")
         assert home.get_text() == "Example portal ›"
         assert (page.parent / home["href"]).resolve() == (portal / "index.html").resolve()
+
+
+def test_a_portal_reports_a_description_as_validate_does(tmp_path: Path) -> None:
+    write(tmp_path / "bad.yaml", "# a comment\n" * 50 + BROKEN)
+    write(tmp_path / "worse.yaml", BROKEN)
+    config = write(tmp_path / "mcpdesc-docs.yml", "descriptions: [bad.yaml, worse.yaml]\n")
+    code, built, _ = run("build", str(config), "-j", "2")  # two servers: rendered in two workers
+    assert code == ExitCode.INVALID
+    assert built == run("validate", str(tmp_path / "bad.yaml"), str(tmp_path / "worse.yaml"))[1]
+    assert "58 |     inputSchema" in built  # the source quoted, from a worker's result

@@ -4,6 +4,7 @@ worker; what it returns is plain data (picklable), never the model."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..config import Config, PortalServer
@@ -22,7 +23,7 @@ class ServerResult:
     diagnostics: tuple[Diagnostic, ...] = ()
     specification: str | None = None
     text: str | None = None
-    """The description's text, kept only when there is a diagnostic to quote it."""
+    """The lines of the description a text report quotes (``quoted_lines``)."""
     pages: int = 0
     legacy_format: str | None = None
     rendered: bool = True
@@ -31,6 +32,16 @@ class ServerResult:
     @property
     def report_name(self) -> str:
         return str(self.server.path)
+
+
+def quoted_lines(text: str | None, diagnostics: Sequence[Diagnostic]) -> str | None:
+    """The lines of ``text`` a text report quotes (each diagnostic's line and the one
+    before), the others emptied: the same line numbers, without sending (and holding)
+    every description's whole text back from the workers."""
+    if text is None or not diagnostics:
+        return None
+    wanted = {d.line - offset for d in diagnostics if d.line is not None for offset in (0, 1)}
+    return "\n".join(line if number in wanted else "" for number, line in enumerate(text.split("\n"), start=1))
 
 
 def server_config(portal: Config, server: PortalServer) -> Config:
@@ -53,7 +64,7 @@ def render_server(portal: Config, server: PortalServer, key: str, sink: Sink) ->
     config = server_config(portal, server)
     validation = validate_description(config)
     spec = validation.specification.name if validation.specification else None
-    text = validation.text if validation.diagnostics else None
+    text = quoted_lines(validation.text, validation.diagnostics)
     if validation.accepted(strict=config.strict) is None:
         return ServerResult(server, None, tuple(validation.diagnostics), spec, text)
     prefix = server.slug + "/"
