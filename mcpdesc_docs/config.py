@@ -297,7 +297,8 @@ def _valid_slug(slug: str, at: str, problems: _Problems) -> bool:
 def _expand(text: str, at: str, base: Path, problems: _Problems, group: str | None) -> list[PortalServer]:
     """A path, or a glob (``*``, ``?``, ``[``, ``**``) expanded in sorted order."""
     if _GLOB_MAGIC.search(text):
-        names = sorted(n for n in glob.glob(text, root_dir=base, recursive=True) if (base / n).is_file())
+        matches = glob.glob(text, root_dir=base, recursive=True)
+        names = sorted(n for n in matches if (base / n).is_file() and not _in_a_site(base, n))
         if not names:
             problems.add(at, f"{text!r} matches no description file", "missing-file")
     elif (base / text).is_file():
@@ -314,6 +315,17 @@ def _expand(text: str, at: str, base: Path, problems: _Problems, group: str | No
             continue
         servers.append(PortalServer(base / name, slug, posix, group))
     return servers
+
+
+SITE_MARKER = ".mcpdesc-docs"
+"""``output.MARKER`` (a later stage): the file every site a build writes holds."""
+
+
+def _in_a_site(base: Path, name: str) -> bool:
+    """Whether a glob's match lies in a site (or shard) a build wrote: its description
+    downloads are not descriptions of the portal (``**/*.yaml`` would find them)."""
+    parents = PurePosixPath(Path(name).as_posix()).parents
+    return any((base / parent / SITE_MARKER).is_file() for parent in parents if str(parent) != ".")
 
 
 _Reader = Callable[[object, str, Path, _Problems], Any]

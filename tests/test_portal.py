@@ -284,3 +284,16 @@ def test_a_portal_reports_a_description_as_validate_does(tmp_path: Path) -> None
     assert code == ExitCode.INVALID
     assert built == run("validate", str(tmp_path / "bad.yaml"), str(tmp_path / "worse.yaml"))[1]
     assert "58 |     inputSchema" in built  # the source quoted, from a worker's result
+
+
+def test_a_glob_skips_the_sites_a_build_wrote(tmp_path: Path) -> None:
+    from mcpdesc_docs.config import SITE_MARKER
+    from mcpdesc_docs.output import MARKER
+
+    assert SITE_MARKER == MARKER
+    write(tmp_path / "servers" / "a.yaml", small_tools("a", 1))
+    config = write(tmp_path / "mcpdesc-docs.yml", "descriptions: ['**/*.yaml']\n")
+    assert run("build", str(config), "-j", "1")[0] == ExitCode.OK
+    assert (tmp_path / "site" / "a" / "description" / "a.yaml").is_file()
+    assert [s.name for s in load_config(config).descriptions] == ["servers/a.yaml"]
+    assert run("build", str(config), "-j", "1")[0] == ExitCode.OK

@@ -213,7 +213,9 @@ class _Pages:
         self.links = self.env.globals["url"] = RelativeLinks()
         self.settings, self.common, self.sink, self.reuse = settings, common, sink, reuse
         counts = (len(common["servers"]), len(common["rejected"]))
-        self.base = _digest(tool_digest(), theme_files_digest(theme), repr(sorted(settings.to_json().items())), counts)
+        # Where the custom_dir is does not change the pages (its files are in the theme's digest).
+        shown = sorted((name, value) for name, value in settings.to_json().items() if name != "custom_dir")
+        self.base = _digest(tool_digest(), theme_files_digest(theme), shown, counts)
         self.keys: dict[str, str] = {}
         self.rendered = 0
 
