@@ -97,3 +97,23 @@ def test_without_javascript_the_page_points_to_the_catalogue(browser: Browser, h
     tab.goto(http_root + "index.html")
     assert tab.locator("li[data-server]").count() == 11
     context.close()
+
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("path", ["index.html", "search.html", "tags/analysis.html", "capabilities/tools.html"])
+def test_axe_finds_no_serious_or_critical_violation(browser: Browser, http_root: str, path: str, theme: str) -> None:
+    # axe is injected as an inline script, which the pages' Content-Security-Policy rightly refuses.
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=theme, bypass_csp=True)
+    tab = context.new_page()
+    tab.goto(http_root + path)
+    tab.add_script_tag(path=str(AXE))
+    violations = tab.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+            .filter(v => v.impact === "serious" || v.impact === "critical")
+            .map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "))"""
+    )
+    context.close()
+    assert violations == []
