@@ -298,7 +298,9 @@ def _expand(text: str, at: str, base: Path, problems: _Problems, group: str | No
     """A path, or a glob (``*``, ``?``, ``[``, ``**``) expanded in sorted order."""
     if _GLOB_MAGIC.search(text):
         matches = glob.glob(text, root_dir=base, recursive=True)
-        names = sorted(n for n in matches if (base / n).is_file() and not _in_a_site(base, n))
+        # Not a project's config (``*.yml`` matches it), nor what a build wrote.
+        found = (n for n in matches if Path(n).name not in CONFIG_NAMES and (base / n).is_file())
+        names = sorted(n for n in found if not _in_a_site(base, n))
         if not names:
             problems.add(at, f"{text!r} matches no description file", "missing-file")
     elif (base / text).is_file():

@@ -286,12 +286,13 @@ def test_a_portal_reports_a_description_as_validate_does(tmp_path: Path) -> None
     assert "58 |     inputSchema" in built  # the source quoted, from a worker's result
 
 
-def test_a_glob_skips_the_sites_a_build_wrote(tmp_path: Path) -> None:
+def test_a_glob_skips_configs_and_the_sites_a_build_wrote(tmp_path: Path) -> None:
     from mcpdesc_docs.config import SITE_MARKER
     from mcpdesc_docs.output import MARKER
 
     assert SITE_MARKER == MARKER
     write(tmp_path / "servers" / "a.yaml", small_tools("a", 1))
+    write(tmp_path / "servers" / "mcpdesc-docs.yaml", "descriptions: [a.yaml]\n")  # another project's
     config = write(tmp_path / "mcpdesc-docs.yml", "descriptions: ['**/*.yaml']\n")
     assert run("build", str(config), "-j", "1")[0] == ExitCode.OK
     assert (tmp_path / "site" / "a" / "description" / "a.yaml").is_file()
