@@ -70,6 +70,14 @@ def test_the_index_is_loaded_on_first_use_and_finds_each_servers_tools(page: Pag
     assert [url for url in requested if "/search/chunk-" in url]
 
 
+def test_a_servers_own_search_loads_the_portals_assets(page: Page, http_root: str) -> None:
+    page.goto(http_root + "filesystem/tools/read_file.html")
+    page.fill("[data-search]", "directory_tree")
+    page.locator("[data-search-results] a[href$='tools/directory_tree.html']").first.wait_for()
+    requested: list[str] = page.requested  # type: ignore[attr-defined]
+    assert http_root + "assets/vendor/minisearch/minisearch.js" in requested
+
+
 def test_filters_narrow_by_server_kind_and_tag(page: Page, http_root: str) -> None:
     page.goto(http_root + "search.html")
     page.select_option("[data-portal-filter=server]", "filesystem")

@@ -144,6 +144,21 @@ def test_each_server_has_its_own_site(portal: Path) -> None:
     assert (portal / "filesystem" / "search-index.js").is_file()
     assert (portal / "assets" / "mcpdesc.css").is_file()
     assert (portal / "assets" / "mcpdesc-portal.js").is_file()
+    assert not (portal / "filesystem" / "assets").exists()  # the servers share the portal's
+
+
+def test_every_local_link_and_asset_of_a_server_resolves(portal: Path) -> None:
+    pages = [portal / "filesystem" / "index.html", *sorted((portal / "filesystem").glob("*/*.html"))[:5]]
+    for page in [*pages, portal / "filesystem" / "404.html"]:
+        soup = parse(page)
+        for element in soup.select("link[href], script[src], a[href]"):
+            target = (element.get("href") or element.get("src")).split("#")[0]
+            if not target or ":" in target:
+                continue
+            base = portal / "filesystem" if page.name == "404.html" else page.parent
+            assert (base / target).resolve().is_file(), (page, target)
+        assets = soup.select_one("html")["data-assets"]
+        assert (page.parent / assets / "vendor" / "minisearch" / "minisearch.js").resolve().is_file()
 
 
 def test_portal_pages_keep_the_policy_and_load_nothing_from_elsewhere(portal: Path) -> None:
