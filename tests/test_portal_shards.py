@@ -149,3 +149,25 @@ def test_the_portal_pages_grow_linearly() -> None:
     assert work_2n < 2.3 * work_n
     assert files_2n < 2.3 * files_n
     assert bytes_2n < 2.3 * bytes_n
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda entry: entry.update(slug="other"),
+        lambda entry: entry["pages"].append({**entry["pages"][0], "path": "../../escape.html"}),
+        lambda entry: entry.pop("title"),
+        lambda entry: entry.update(pages="tools"),
+    ],
+)
+def test_a_damaged_entry_in_a_shard_is_refused(project: Path, tmp_path: Path, damage: object) -> None:
+    shard = tmp_path / "s1"
+    run("build", str(project), "--shard", "1/1", "-o", str(shard), "--keep-going")
+    file = shard / "filesystem" / "portal-entry.json"
+    entry = json.loads(file.read_text(encoding="utf-8"))
+    damage(entry)  # type: ignore[operator]
+    file.write_text(json.dumps(entry), encoding="utf-8")
+    code, _, err = run("merge", str(shard), "-o", str(tmp_path / "site"))
+    assert code == ExitCode.USAGE
+    assert "portal-entry.json" in err
+    assert not (tmp_path / "site").exists()

@@ -8,8 +8,10 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..config import RESERVED_SLUGS, valid_slug
 from ..kinds import BY_NAME, KIND_NAMES
 from ..model.site import Site, first_sentence
+from ..output import safe_relative_path
 from ..render.markdown import plain_text
 from ..render.search import MAX_TEXT
 
@@ -62,13 +64,21 @@ class ServerEntry:
 
     @classmethod
     def from_json(cls, data: bytes) -> ServerEntry:
+        """The entry a build wrote; ValueError, TypeError or KeyError for anything else
+        (a shard's entries are read by ``merge``: none may name a path leaving its
+        server's directory)."""
         raw: dict[str, Any] = json.loads(data)
         raw["pages"] = tuple(PagePoint(**{**p, "tags": tuple(p["tags"])}) for p in raw["pages"])
         for name in ("transports", "tags", "protocol_versions", "capabilities"):
             raw[name] = tuple(raw[name])
         for name in ("counts", "risk"):
             raw[name] = tuple((str(k), int(v)) for k, v in raw[name])
-        return cls(**raw)
+        entry = cls(**raw)
+        if not valid_slug(entry.slug) or entry.slug in RESERVED_SLUGS:
+            raise ValueError(f"not a server's slug: {entry.slug!r}")
+        for page in entry.pages:
+            safe_relative_path(page.path)  # ValueError
+        return entry
 
 
 def server_entry(site: Site, *, slug: str, key: str, source: str, group: str | None, html_pages: int) -> ServerEntry:

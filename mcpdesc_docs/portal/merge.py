@@ -61,6 +61,18 @@ def read_shards(directories: Sequence[Path]) -> list[ShardRecord]:
     return records
 
 
+def _entry(directory: Path, slug: str) -> ServerEntry:
+    try:
+        entry = ServerEntry.from_json((directory / ENTRY_FILE).read_bytes())
+    except OSError:
+        raise UsageError(f"{directory}: no {ENTRY_FILE} (the shard is incomplete)") from None
+    except (ValueError, TypeError, KeyError):
+        raise UsageError(f"{directory / ENTRY_FILE} is not a server's entry") from None
+    if entry.slug != slug:
+        raise UsageError(f"{directory / ENTRY_FILE} is the entry of {entry.slug!r}, not of {slug!r}")
+    return entry
+
+
 def merge_shards(records: Sequence[ShardRecord], staged: StagedSite) -> int:
     """Copy the shards' servers and shared files into ``staged`` and assemble the portal;
     the servers published."""
@@ -68,7 +80,7 @@ def merge_shards(records: Sequence[ShardRecord], staged: StagedSite) -> int:
     for record in records:
         for slug in record.servers:
             source = record.directory / slug
-            entries.append(ServerEntry.from_json((source / ENTRY_FILE).read_bytes()))
+            entries.append(_entry(source, slug))
             staged.adopt_tree(slug, source)
     first = records[0]
     staged.adopt_tree("assets", first.directory / "assets")
