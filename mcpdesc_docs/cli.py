@@ -59,6 +59,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="render pages in N worker processes (default: jobs in the config, else auto: the usable cores)",
     )
+    _add_portal_options(build)
 
     serve = commands.add_parser("serve", help="preview the site with live reload while you edit")
     serve.add_argument("path", metavar="PATH", nargs="?", default=".", help="as for build (default: .)")
@@ -90,6 +91,7 @@ def _parser() -> argparse.ArgumentParser:
 
     _add_diff(commands)
     _add_schema(commands)
+    _add_merge(commands)
 
     new = commands.add_parser("new", help="create a documentation project with a GitHub Pages workflow")
     new.add_argument("directory", metavar="DIR", help="a new or empty directory")
@@ -173,6 +175,26 @@ def _add_diff(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
 
 
+def _add_portal_options(build: argparse.ArgumentParser) -> None:
+    build.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="a portal: publish the valid descriptions and list the rejected ones (else any rejected: exit 1)",
+    )
+    build.add_argument(
+        "--shard",
+        type=_shard,
+        metavar="K/N",
+        help="a portal: render the K-th of N shards of its servers into -o DIR, for `merge`",
+    )
+
+
+def _add_merge(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    merge = commands.add_parser("merge", help="assemble a portal from the shards `build --shard K/N` wrote")
+    merge.add_argument("shards", metavar="DIR", nargs="+", help="the shard directories, every one of 1..N")
+    merge.add_argument("-o", "--site-dir", metavar="SITE", required=True, help="where the portal is written")
+
+
 def _add_schema(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     schema = commands.add_parser(
         "schema", help="print the JSON Schema of a description format or of mcpdesc-docs.yml, for editors"
@@ -241,6 +263,15 @@ def _jobs(text: str) -> int:
     raise argparse.ArgumentTypeError("N must be auto or a whole number from 1 to 256")
 
 
+def _shard(text: str) -> tuple[int, int]:
+    from .portal.build import parse_shard
+
+    shard = parse_shard(text)
+    if shard is None:
+        raise argparse.ArgumentTypeError(f"expected K/N with 1 <= K <= N, such as 2/4, not {text!r}")
+    return shard
+
+
 def _build(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .commands import build
 
@@ -252,7 +283,15 @@ def _build(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         output_format=options.output_format,
         out=out,
         err=err,
+        keep_going=options.keep_going,
+        shard=options.shard,
     )
+
+
+def _merge(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .commands import merge
+
+    return merge.run(options.shards, site_dir=options.site_dir, err=err)
 
 
 def _serve(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -366,6 +405,7 @@ def _new(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 _COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO], int]] = {
     "validate": _validate,
     "build": _build,
+    "merge": _merge,
     "serve": _serve,
     "gh-deploy": _deploy,
     "migrate": _migrate,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import glob
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -45,6 +46,30 @@ class ConfigError(ProjectError):
 
 
 @dataclass(frozen=True, slots=True)
+class PortalServer:
+    """One description of a portal (``descriptions:``), as the config names it."""
+
+    path: Path
+    """The description file (the config's directory joined with what the config says)."""
+    slug: str
+    """The directory of its pages in the portal: ``[a-z0-9-]``, unique, not reserved."""
+    name: str
+    """The file as the config names it, relative to the config's directory (POSIX): what
+    pages and reports call it, the same whatever the working directory."""
+    group: str | None = None
+    """A heading of the catalogue that lists it."""
+
+
+RESERVED_SLUGS = frozenset(
+    {"assets", "search", "tags", "capabilities", "groups", "rejected", "description", "servers", "shards"}
+)
+"""Top-level names of a portal that are not servers' directories."""
+_SLUG = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?")
+_GLOB_MAGIC = re.compile(r"[*?\[]")
+_DESCRIPTION_SUFFIX = re.compile(r"(?:\.mcpdesc)?\.(?:ya?ml|json)$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
 class ThemeConfig:
     name: str = "default"
     custom_dir: Path | None = None
@@ -80,6 +105,17 @@ class Config:
     previous: str | None = None
     """The description to list changes since (``changes.html``): a file (made relative to
     the config's directory here), or ``git:REF:PATH``, read from the project's repository."""
+    portal_title: str | None = None
+    """Not a setting: the portal's title, when this config renders one server of a portal
+    (its pages link to the portal's home)."""
+    descriptions: tuple[PortalServer, ...] = ()
+    """A portal's servers (``descriptions:``), in the config's order; empty for a project
+    of one description. A portal's ``description`` is its config file (each server is
+    rendered with a copy of this config naming its own)."""
+
+    @property
+    def is_portal(self) -> bool:
+        return bool(self.descriptions)
 
     @property
     def project_dir(self) -> Path:
@@ -148,8 +184,14 @@ def _read_config_file(config_file: Path) -> Config:
         converted = reader(value, jp.join("", key), base, problems)
         if converted is not None:
             values[key] = converted
+    if "descriptions" in data:
+        return _portal_config(config_file, data, values, problems)
     if "description" not in values and "description" not in data:
-        problems.add("", "missing setting 'description' (the path of the description file)", "missing-setting")
+        problems.add(
+            "",
+            "missing setting 'description' (the path of the description file) or 'descriptions' (a portal's)",
+            "missing-setting",
+        )
     if problems.found:
         raise problems.fail()
     description: Path = values.pop("description")
@@ -158,6 +200,134 @@ def _read_config_file(config_file: Path) -> Config:
         raise problems.fail()
     site_dir_value: Path = values.pop("site_dir", base / "site")
     return Config(description=description, site_dir=site_dir_value, config_file=config_file, **values)
+
+
+def _portal_config(config_file: Path, data: dict[str, Any], values: dict[str, Any], problems: _Problems) -> Config:
+    """A portal's config: ``descriptions`` instead of ``description``, and no ``previous``
+    (changes are listed per description, by its own project)."""
+    for single in ("description", "previous"):
+        if single in data:
+            problems.add(
+                jp.join("", single), f"'{single}' and 'descriptions' are exclusive: a portal names its descriptions"
+            )
+    if problems.found:
+        raise problems.fail()
+    site_dir_value: Path = values.pop("site_dir", config_file.parent / "site")
+    servers: tuple[PortalServer, ...] = values.pop("descriptions")
+    return Config(
+        description=config_file, site_dir=site_dir_value, config_file=config_file, descriptions=servers, **values
+    )
+
+
+def default_slug(name: str) -> str:
+    """``Team.Helpdesk.mcpdesc.yaml`` -> ``team-helpdesk``: the file name without its
+    description extension, lower-cased, each run of other characters one hyphen."""
+    stem = _DESCRIPTION_SUFFIX.sub("", PurePosixPath(name).name)
+    return re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-")[:64].strip("-") or "server"
+
+
+def _descriptions(value: object, at: str, base: Path, problems: _Problems) -> tuple[PortalServer, ...] | None:
+    """Each item a path or glob (relative to the config, expanded sorted), or a mapping with
+    ``path`` and optionally ``slug`` and ``group``."""
+    if not isinstance(value, list) or not value:
+        problems.add(at, "'descriptions' must be a non-empty list of paths or globs (or mappings with 'path')")
+        return None
+    servers: list[PortalServer] = []
+    slugs: dict[str, str] = {}
+    seen: set[Path] = set()
+    for index, item in enumerate(value):
+        item_at = jp.join(at, index)
+        for server, slug_at in _description_item(item, item_at, base, problems):
+            resolved = server.path.resolve()
+            if resolved in seen:  # named twice (two globs): documented once, as first named
+                continue
+            seen.add(resolved)
+            if server.slug in slugs:
+                problems.add(
+                    slug_at,
+                    f"slug {server.slug!r} of {server.name} is also that of {slugs[server.slug]}; "
+                    "give one of them another slug",
+                )
+                continue
+            slugs[server.slug] = server.name
+            servers.append(server)
+    return tuple(servers)
+
+
+def _description_item(item: object, at: str, base: Path, problems: _Problems) -> list[tuple[PortalServer, str]]:
+    """The servers one item of ``descriptions`` names, each with where its slug comes from."""
+    if isinstance(item, str):
+        return [(server, at) for server in _expand(item, at, base, problems, None)]
+    if not isinstance(item, Mapping):
+        problems.add(at, "each 'descriptions' item must be a path, a glob, or a mapping with 'path'")
+        return []
+    unknown = sorted(str(key) for key in item if key not in ("path", "slug", "group"))
+    for key in unknown:
+        problems.add(jp.join(at, key), f"unknown setting {key!r} (known: path, slug, group)", "unknown-setting")
+    path = item.get("path")
+    if not isinstance(path, str) or not path.strip():
+        problems.add(at if "path" not in item else jp.join(at, "path"), "'path' must be a non-empty string")
+        return []
+    group = _string(item["group"], jp.join(at, "group"), base, problems) if "group" in item else None
+    slug = _string(item["slug"], jp.join(at, "slug"), base, problems) if "slug" in item else None
+    found = _expand(path, jp.join(at, "path"), base, problems, group)
+    if slug is None:
+        return [(server, jp.join(at, "path")) for server in found]
+    if len(found) > 1:
+        problems.add(jp.join(at, "slug"), f"'slug' names one description, but {path!r} matches {len(found)}")
+        return []
+    return [(replace(server, slug=slug), jp.join(at, "slug")) for server in found if _valid_slug(slug, at, problems)]
+
+
+def valid_slug(text: str) -> bool:
+    """Whether ``text`` may name a server's directory (``[a-z0-9-]``, at most 64)."""
+    return _SLUG.fullmatch(text) is not None
+
+
+def _valid_slug(slug: str, at: str, problems: _Problems) -> bool:
+    if not valid_slug(slug):
+        problems.add(jp.join(at, "slug"), f"slug {slug!r} must be 1-64 of a-z, 0-9 and '-', not starting with '-'")
+        return False
+    if slug in RESERVED_SLUGS:
+        problems.add(jp.join(at, "slug"), f"slug {slug!r} is reserved (the portal's own {slug}/)")
+        return False
+    return True
+
+
+def _expand(text: str, at: str, base: Path, problems: _Problems, group: str | None) -> list[PortalServer]:
+    """A path, or a glob (``*``, ``?``, ``[``, ``**``) expanded in sorted order."""
+    if _GLOB_MAGIC.search(text):
+        matches = glob.glob(text, root_dir=base, recursive=True)
+        # Not a project's config (``*.yml`` matches it), nor what a build wrote.
+        found = (n for n in matches if Path(n).name not in CONFIG_NAMES and (base / n).is_file())
+        names = sorted(n for n in found if not _in_a_site(base, n))
+        if not names:
+            problems.add(at, f"{text!r} matches no description file", "missing-file")
+    elif (base / text).is_file():
+        names = [text]
+    else:
+        problems.add(at, f"description file {base / text} does not exist", "missing-file")
+        names = []
+    servers = []
+    for name in names:
+        posix = PurePosixPath(Path(name).as_posix()).as_posix()
+        slug = default_slug(posix)
+        if slug in RESERVED_SLUGS:
+            problems.add(at, f"{posix!r} would be documented under {slug}/, a reserved name; give it a 'slug'")
+            continue
+        servers.append(PortalServer(base / name, slug, posix, group))
+    return servers
+
+
+SITE_MARKER = ".mcpdesc-docs"
+"""``output.MARKER`` (a later stage): the file every site a build writes holds."""
+
+
+def _in_a_site(base: Path, name: str) -> bool:
+    """Whether a glob's match lies in a site (or shard) a build wrote: its description
+    downloads are not descriptions of the portal (``**/*.yaml`` would find them)."""
+    parents = PurePosixPath(Path(name).as_posix()).parents
+    return any((base / parent / SITE_MARKER).is_file() for parent in parents if str(parent) != ".")
 
 
 _Reader = Callable[[object, str, Path, _Problems], Any]
@@ -359,4 +529,5 @@ _READERS: dict[str, _Reader] = {
     "suppress": _suppress,
     "previous": _previous,
     "jobs": _jobs,
+    "descriptions": _descriptions,
 }

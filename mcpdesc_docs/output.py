@@ -204,6 +204,7 @@ class StagedSite:
         self._writer: _FileWriter | None = None
         self._probed = 0
         self._probe_seconds = 0.0
+        self._kept: list[PurePosixPath] = []
 
     def __enter__(self) -> StagedSite:
         parent = self.site_dir.resolve().parent
@@ -259,6 +260,34 @@ class StagedSite:
         target.parent.mkdir(parents=True, exist_ok=True)
         _write_file(target, content)
 
+    def adopt_tree(self, name: str, source: Path) -> None:
+        """Put the files of ``source`` (a directory of the previous site) under ``name``:
+        hard links where the file system allows (the previous site is replaced, never
+        written into, so the files are shared safely), copies elsewhere."""
+        if self._staging is None:
+            raise RuntimeError("StagedSite.adopt_tree outside its with block")
+        target = self._staging.joinpath(*safe_relative_path(name).parts)
+        for directory, _, files in os.walk(source):  # links to directories are not followed
+            here = target / Path(directory).relative_to(source)
+            here.mkdir(parents=True, exist_ok=True)
+            for file in files:
+                if (Path(directory) / file).is_symlink():  # nothing outside the tree is read
+                    continue
+                try:
+                    os.link(Path(directory) / file, here / file)
+                except OSError:
+                    shutil.copyfile(Path(directory) / file, here / file)
+
+    def keep(self, name: str) -> None:
+        """Carry the previous site's directory ``name`` into the new site as it is: moved
+        across when the build commits, just before the swap (a rename each, where copying
+        or linking a portal's unchanged servers cost a file system call per file, and
+        deleting the retired copies as many again). Until then the previous site is
+        untouched; if a move fails, those done are moved back."""
+        if self._staging is None:
+            raise RuntimeError("StagedSite.keep outside its with block")
+        self._kept.append(safe_relative_path(name))
+
     def commit(self) -> None:
         staging = self._staging
         if staging is None:
@@ -269,7 +298,19 @@ class StagedSite:
         if self.mark:
             (staging / MARKER).write_bytes(MARKER_TEXT)
         os.chmod(staging, 0o755)  # mkdtemp makes it private; a site is meant to be read
-        _swap(staging, self.site_dir.resolve())
+        site_dir = self.site_dir.resolve()
+        moved: list[PurePosixPath] = []
+        try:
+            for name in self._kept:
+                target = staging.joinpath(*name.parts)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.rename(site_dir.joinpath(*name.parts), target)
+                moved.append(name)
+            _swap(staging, site_dir)
+        except BaseException:
+            for name in reversed(moved):
+                os.rename(staging.joinpath(*name.parts), site_dir.joinpath(*name.parts))
+            raise
         self._staging = None
 
     def __exit__(self, *exc_info: object) -> None:

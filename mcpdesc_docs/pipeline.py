@@ -58,6 +58,8 @@ class BuildOutcome:
     legacy_format: str | None = None
     """The older format the description is written in (0.7.0): the build says, in the
     terminal, that ``migrate`` converts it (a note for the author, not for readers)."""
+    site: Site | None = None
+    """The page model the pages were rendered from (a portal lists the server from it)."""
 
 
 class BuildSession:
@@ -216,7 +218,7 @@ def render_description(
     downloads = description_downloads(checked.source, cache.items if cache is not None else None)
     theme = load_theme(config.theme)
     render_site(site, theme, config, downloads, cache, sink or files.__setitem__, versions, parallel)
-    return BuildOutcome(validation, files, html_pages(site), site.legacy_format)
+    return BuildOutcome(validation, files, html_pages(site), site.legacy_format, site)
 
 
 def html_pages(site: Site) -> int:

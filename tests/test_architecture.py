@@ -21,7 +21,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("model", "diff"),
     ("render",),
     ("output", "pipeline"),
-    ("devserver", "publish", "describe", "embed"),
+    ("devserver", "publish", "describe", "embed", "portal"),
     ("commands",),
     ("cli", "__main__"),
 )
@@ -36,6 +36,7 @@ STAGE_PACKAGES = {
     "publish",
     "describe",
     "embed",
+    "portal",
 }
 MAX_CLASS_LINES = 300
 MAX_FUNCTION_LINES = 120

@@ -6,15 +6,16 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from ..config import load_config
+from ..config import Config, load_config
 from ..diagnostics import write_line
-from ..errors import ExitCode
+from ..errors import ExitCode, UsageError
 from ..output import StagedSite, check_site_dir
 from ..pipeline import BuildOutcome, protected_paths, render_description
 from ..process_switches import frozen_heap
 from ..render.pages import Parallel
 from ..render.parallel import usable_cores
 from ..validation.validator import validate_file
+from . import portal
 from .validate import report
 
 INTERRUPTED = "interrupted; the previous site is unchanged"
@@ -31,11 +32,21 @@ def run(
     out: TextIO,
     err: TextIO,
     jobs: int | None = None,
+    keep_going: bool = False,
+    shard: tuple[int, int] | None = None,
 ) -> int:
-    """``jobs``: worker processes (0: the usable cores; None: the config's ``jobs``)."""
+    """``jobs``: worker processes (0: the usable cores; None: the config's ``jobs``).
+    ``keep_going`` and ``shard``: a portal's (``commands.portal``)."""
     started = time.perf_counter()
     try:
-        built = _build(path, site_dir=site_dir, strict=strict, jobs=jobs, output_format=output_format, out=out, err=err)
+        config = load_config(Path(path), site_dir=Path(site_dir) if site_dir else None, strict=strict)
+        if config.is_portal:
+            if shard is not None and site_dir is None:
+                raise UsageError("--shard K/N writes the shard into the directory -o names")
+            return _portal(config, jobs, keep_going, shard, output_format, out, err, started)
+        if keep_going or shard is not None:
+            raise UsageError("--keep-going and --shard apply to a portal (a config with 'descriptions')")
+        built = _build(config, jobs=jobs, output_format=output_format, out=out, err=err)
     except KeyboardInterrupt:
         # StagedSite has deleted what was staged on its way out, and the site directory
         # is only touched by the swap, which either happened (and _build returned) or did
@@ -55,11 +66,35 @@ def run(
     return ExitCode.OK
 
 
+def _portal(
+    config: Config,
+    jobs: int | None,
+    keep_going: bool,
+    shard: tuple[int, int] | None,
+    output_format: str,
+    out: TextIO,
+    err: TextIO,
+    started: float,
+) -> int:
+    try:
+        built = portal.build(
+            config, jobs=jobs, keep_going=keep_going, shard=shard, output_format=output_format, out=out, err=err
+        )
+    except KeyboardInterrupt:
+        write_line(err, f"mcpdesc-docs: {INTERRUPTED}")
+        return ExitCode.INTERRUPTED
+    if isinstance(built, ExitCode):
+        return built
+    outcome, written_to = built
+    what = f"shard {shard[0]}/{shard[1]}" if shard is not None else "the portal"
+    elapsed = time.perf_counter() - started
+    write_line(err, f"mcpdesc-docs: built {what}, {outcome.pages} pages, into {written_to} in {elapsed:.2f} s")
+    return ExitCode.OK
+
+
 def _build(
-    path: str,
+    config: Config,
     *,
-    site_dir: str | None,
-    strict: bool,
     jobs: int | None,
     output_format: str,
     out: TextIO,
@@ -67,7 +102,6 @@ def _build(
 ) -> tuple[BuildOutcome, Path] | ExitCode:
     """Validate and, when the description is accepted, write the site: what was built and
     where, or the exit code of a build that stopped."""
-    config = load_config(Path(path), site_dir=Path(site_dir) if site_dir else None, strict=strict)
     check_site_dir(config.site_dir, protected_paths(config))
     validation = validate_file(
         config.description, name=str(config.description), limits=config.limits, suppress=config.suppress

@@ -48,7 +48,13 @@ def run(
 ) -> int:
     options = versions or VersionOptions()
     _check_options(options)
-    target = prepare(load_config(Path(path)), remote=remote, branch=branch, push=push)
+    config = load_config(Path(path))
+    if config.is_portal:
+        raise UsageError(
+            "gh-deploy publishes a single description's site; build the portal (or merge its shards) and "
+            "publish the site directory, as docs/portal.md shows"
+        )
+    target = prepare(config, remote=remote, branch=branch, push=push)
     if options.versioned:
         published = _publish_versioned(target, options, message=message, force=force, out=out, err=err)
     else:

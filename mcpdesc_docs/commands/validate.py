@@ -25,21 +25,23 @@ def report(result: ValidationResult, output_format: str, out: TextIO) -> None:
     write_report(out, result.diagnostics, result.file, spec, output_format, text=result.text, help_for=rule_help)
 
 
-def check(path: str, *, strict: bool) -> tuple[ValidationResult, bool]:
-    """One path's result, and whether warnings fail it (a project's own setting decides)."""
+def check(path: str, *, strict: bool) -> list[tuple[ValidationResult, bool]]:
+    """A path's results (a portal's, one per description), and whether warnings fail
+    each (a project's own setting decides)."""
     target = Path(path)
     if target.is_dir() or (target.exists() and find_config(target) is not None):
-        # A project: its description, checked with its settings, exactly as build would.
+        # A project: its descriptions, checked with its settings, exactly as build would.
         config = load_config(target, strict=strict)
-        result = validate_file(
-            config.description, name=str(config.description), limits=config.limits, suppress=config.suppress
-        )
-        return result, config.strict
-    return validate_file(target, name=path), strict
+        files = [server.path for server in config.descriptions] if config.is_portal else [config.description]
+        return [
+            (validate_file(file, name=str(file), limits=config.limits, suppress=config.suppress), config.strict)
+            for file in files
+        ]
+    return [(validate_file(target, name=path), strict)]
 
 
 def run(paths: Sequence[str], *, strict: bool, output_format: str, out: TextIO) -> int:
-    checked = [check(path, strict=strict) for path in paths]
+    checked = [found for path in paths for found in check(path, strict=strict)]
     results = [result for result, _ in checked]
     if len(results) > 1 and output_format == "sarif":
         # One log of one run: a viewer lists every file's results together.

@@ -11,6 +11,7 @@ from ..diagnostics import format_text, write_line, write_report
 from ..errors import ProjectError, UsageError
 from ..model.primitives import PageCache
 from ..pipeline import BuildSession, render_description, validate_description
+from ..portal.serve import PortalSession
 from ..render.pages import RenderCache
 from ..resources import builtin_dir
 from ..source.git_spec import GIT_PREFIX
@@ -33,6 +34,8 @@ class ProjectBuilder:
         self._config: Config | None = None
         self.session = BuildSession()
         """What outlives a build: the incremental readers, the memos and every cache."""
+        self.portal = PortalSession()
+        """A portal's servers, kept by content key (``descriptions:``)."""
 
     @property
     def page_cache(self) -> PageCache:
@@ -56,6 +59,8 @@ class ProjectBuilder:
         try:
             config = load_config(self.path)
             self._config = config
+            if config.is_portal:
+                return self._build_portal(config)
             self.session.begin(config, theme_changed=theme_changed)
             validation = validate_description(config, self.session)
             outcome = render_description(config, validation, self.session)
@@ -73,6 +78,18 @@ class ProjectBuilder:
             # this the problems of an edit would show up only when serve exits.
             self.out.flush()
         return Rebuild(outcome.files, tuple(validation.diagnostics), pages=outcome.pages)
+
+    def _build_portal(self, config: Config) -> Rebuild:
+        """Every server whose content changed rendered again, the others kept; a rejected
+        description is reported here and listed on the portal's rejected page."""
+        files, results = self.portal.build(config)
+        for result in results:
+            if result.rendered and result.diagnostics:
+                spec = result.specification
+                write_report(self.out, result.diagnostics, result.report_name, spec, "text", text=result.text)
+        self.out.flush()
+        diagnostics = tuple(d for result in results for d in result.diagnostics)
+        return Rebuild(files, diagnostics, pages=sum(r.pages for r in results))
 
     def _theme_roots(self) -> list[Path]:
         roots = [builtin_dir("templates"), builtin_dir("themes")]
@@ -96,7 +113,11 @@ class ProjectBuilder:
             return paths
         if config.config_file is not None:
             paths.append(config.config_file)
-        paths.append(config.description)
+        if config.is_portal:
+            # A new file a glob would match: the directories the descriptions are in.
+            paths.extend(sorted({server.path.parent for server in config.descriptions}))
+        else:
+            paths.append(config.description)
         if config.previous is not None and not config.previous.startswith(GIT_PREFIX):
             paths.append(Path(config.previous))
         paths.extend(config.project_dir / css for css in config.extra_css)

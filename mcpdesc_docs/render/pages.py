@@ -73,6 +73,9 @@ class TemplateContext(TypedDict):
     at any depth, so its relative links must start from the site root."""
     versions: VersionMenu | None
     """The published versions, when ``gh-deploy --version`` builds the site (else None)."""
+    portal: str | None
+    """The portal's title, when the site is one server of a portal (its home is
+    ``{{ root }}../index.html``); else None."""
 
 
 # What templates know of the kinds, by kind name (templates receive names, not Kind objects).
@@ -120,14 +123,20 @@ class RelativeLinks:
     """``url(target)`` in a template: the way from the page being rendered to a file of the
     site. It is a global, set to each page in turn, rather than a variable of the page, so
     that the macros of ``partials/macros.html`` link from the right page although they are
-    imported without context (and so made once per build, not once per page)."""
+    imported without context (and so made once per build, not once per page).
 
-    __slots__ = ("shown_on",)
+    ``shared_assets``: the site is one server of a portal, whose ``assets/`` are the
+    portal's, one level up (every server's pages use the same theme)."""
 
-    def __init__(self) -> None:
+    __slots__ = ("shared_assets", "shown_on")
+
+    def __init__(self, *, shared_assets: bool = False) -> None:
         self.shown_on = ""
+        self.shared_assets = shared_assets
 
     def __call__(self, target: str) -> str:
+        if self.shared_assets and target.startswith("assets/"):
+            return "../" * (self.shown_on.count("/") + 1) + target
         return relative_url(self.shown_on, target)
 
 
@@ -168,6 +177,7 @@ def _context(
         scope_all=Scope(site.protocol_versions, True),
         base_href=base_href,
         versions=versions,
+        portal=config.portal_title,
     )
 
 
@@ -235,8 +245,9 @@ def _sitemap(site: Site, site_url: str, paths: list[str]) -> bytes:
 
 def _assets(theme: Theme, config: Config) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
-    # Lowest priority first, so a custom_dir file replaces the theme's.
-    for directory in reversed(theme.asset_dirs):
+    # Lowest priority first, so a custom_dir file replaces the theme's. A portal's servers
+    # share the portal's (``RelativeLinks.shared_assets``).
+    for directory in reversed(theme.asset_dirs) if config.portal_title is None else ():
         for file in sorted(directory.rglob("*")):
             if file.is_file() and not file.is_symlink():
                 files["assets/" + file.relative_to(directory).as_posix()] = file.read_bytes()
@@ -461,7 +472,7 @@ def render_site(
         env, cache.fragments if cache is not None and same_skeleton else {}, keep_all=cache is not None
     )
     env.globals["page_fragments"] = fragments
-    links = env.globals["url"] = RelativeLinks()
+    links = env.globals["url"] = RelativeLinks(shared_assets=config.portal_title is not None)
     rendered = 0
     outputs: dict[str, bytes] = {}
     emit: Sink = sink if sink is not None else outputs.__setitem__

@@ -18,6 +18,7 @@ import ctypes
 import os
 import signal
 from collections.abc import Callable
+from typing import Any, TypeVar
 
 from ..errors import UsageError
 
@@ -31,9 +32,11 @@ _PR_SET_PDEATHSIG = 1
 Chunk = Callable[[int, int], tuple[list[str], int]]
 """Renders pages ``start:stop`` and writes them: their search entries, and pages rendered."""
 
-_work: Chunk | None = None
+_work: Callable[[int, int], Any] | None = None
 """The chunk renderer of the build being forked (a closure over its model, its theme and
 its staging directory): set just before the workers are forked, which inherit it."""
+
+Result = TypeVar("Result")
 
 
 class BuildWorkerError(UsageError):
@@ -66,7 +69,7 @@ def _die_with_parent() -> None:
         pass
 
 
-def _run(start: int, stop: int) -> tuple[list[str], int]:
+def _run(start: int, stop: int) -> Any:
     if _work is None:  # pragma: no cover - only a worker forked by render_in_workers runs this
         raise RuntimeError("a build worker was started without its work")
     return _work(start, stop)
@@ -79,27 +82,35 @@ def render_in_workers(
     order, and the pages rendered. ``meanwhile`` runs in this process once the work is
     handed out: the build renders its other pages then, instead of leaving a core idle
     before the fork."""
+    entries: list[str] = []
+    rendered = 0
+    for found, count in map_in_workers(pages, chunk, workers, meanwhile):
+        entries.extend(found)
+        rendered += count
+    return entries, rendered
+
+
+def map_in_workers(
+    items: int, chunk: Callable[[int, int], Result], workers: int, meanwhile: Callable[[], None] | None = None
+) -> list[Result]:
+    """``chunk`` over consecutive runs of ``0:items`` in ``workers`` forked processes: each
+    run's result, in order (a portal renders its servers so, each run a few servers).
+    ``meanwhile`` runs in this process once the runs are handed out."""
     # Imported here: a small site never forks, and these cost a build 15 ms to import.
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     global _work
-    size = max(1, -(-pages // (workers * CHUNKS_PER_WORKER)))
-    bounds = [(start, min(start + size, pages)) for start in range(0, pages, size)]
+    size = max(1, -(-items // (workers * CHUNKS_PER_WORKER)))
+    bounds = [(start, min(start + size, items)) for start in range(0, items, size)]
     _work = chunk
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_die_with_parent)
     try:
         futures = [pool.submit(_run, start, stop) for start, stop in bounds]
         if meanwhile is not None:
             meanwhile()
-        entries: list[str] = []
-        rendered = 0
-        for future in futures:
-            found, count = future.result()
-            entries.extend(found)
-            rendered += count
-        return entries, rendered
+        return [future.result() for future in futures]
     except BrokenProcessPool:
         raise BuildWorkerError(
             "a build worker stopped before its pages were written (killed, or out of memory); "
@@ -110,4 +121,4 @@ def render_in_workers(
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-__all__ = ["BuildWorkerError", "render_in_workers", "usable_cores", "workers_for"]
+__all__ = ["BuildWorkerError", "map_in_workers", "render_in_workers", "usable_cores", "workers_for"]

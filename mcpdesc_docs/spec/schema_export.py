@@ -168,10 +168,40 @@ def config_schema() -> Schema:
         "title": "mcpdesc-docs.yml",
         "description": "The settings of an mcpdesc-docs documentation project. Paths are relative to this file.",
         "type": "object",
-        "required": ["description"],
+        "anyOf": [
+            {"required": ["description"], "not": {"required": ["descriptions"]}},
+            {
+                "required": ["descriptions"],
+                "not": {"anyOf": [{"required": ["description"]}, {"required": ["previous"]}]},
+            },
+        ],
         "additionalProperties": False,
         "properties": {
-            "description": {**_TEXT, "description": "The description file to document (required)."},
+            "description": {**_TEXT, "description": "The description file to document (or 'descriptions')."},
+            "descriptions": {
+                "type": "array",
+                "minItems": 1,
+                "description": "A portal: the descriptions to document in one site (paths or globs, or mappings).",
+                "items": {
+                    "anyOf": [
+                        {**_TEXT, "description": "A description file, or a glob of them (sorted)."},
+                        {
+                            "type": "object",
+                            "required": ["path"],
+                            "additionalProperties": False,
+                            "properties": {
+                                "path": {**_TEXT, "description": "A description file, or a glob of them."},
+                                "slug": {
+                                    "type": "string",
+                                    "pattern": "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$",
+                                    "description": "The directory of its pages (default: from the file name).",
+                                },
+                                "group": {**_TEXT, "description": "The catalogue heading it is listed under."},
+                            },
+                        },
+                    ]
+                },
+            },
             "site_name": {**_TEXT, "description": "The title in page headers (default: the server's title)."},
             "site_url": {**_HTTP_URL, "description": "The published address, for canonical links and sitemap.xml."},
             "site_dir": {**_TEXT, "description": "Where the site is written (default: site/ beside this file)."},

@@ -4,6 +4,8 @@
   "use strict";
   var html = document.documentElement;
   var root = html.getAttribute("data-root") || "";
+  // One server of a portal shares the portal's assets, one level up.
+  var assets = html.getAttribute("data-assets") || root + "assets/";
   var store = {
     get: function (key) { try { return localStorage.getItem(key); } catch (e) { return null; } },
     set: function (key, value) {
@@ -338,7 +340,7 @@
     var withIndex = function () {
       if (window.MCPDESC_SEARCH_INDEX) ready(); else loadScript(root + "search-index.js", ready);
     };
-    if (window.MiniSearch) withIndex(); else loadScript(root + "assets/vendor/minisearch/minisearch.js", withIndex);
+    if (window.MiniSearch) withIndex(); else loadScript(assets + "vendor/minisearch/minisearch.js", withIndex);
   }
 
   // Text with the matched words wrapped in <mark>, built as nodes (the text is never HTML).

@@ -1,0 +1,127 @@
+"""The portal's search page in Debian Chromium: the index loads on first use, a tool of
+each server is found, and the filters narrow the results (by server loading one chunk)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from mcpdesc_docs.errors import ExitCode
+
+from .browser import chromium
+from .listening import serving_directory
+from .portal_projects import example_portal
+from .sites import run
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    config = example_portal(tmp_path_factory.mktemp("portal"))
+    code, _, err = run("build", str(config), "-j", "1")
+    assert code == ExitCode.OK, err
+    return config.parent / "site"
+
+
+@pytest.fixture(scope="module")
+def http_root(site: Path) -> Iterator[str]:
+    with serving_directory(site) as root:
+        yield root
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium() as instance:
+        yield instance
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    problems: list[str] = []
+    tab.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    tab.on("pageerror", lambda error: problems.append(str(error)))
+    requested: list[str] = []
+    tab.on("request", lambda request: requested.append(request.url))
+    tab.requested = requested  # type: ignore[attr-defined]
+    yield tab
+    context.close()
+    assert problems == []
+
+
+def test_the_index_is_loaded_on_first_use_and_finds_each_servers_tools(page: Page, http_root: str, site: Path) -> None:
+    page.goto(http_root + "index.html")
+    page.goto(http_root + "search.html")
+    requested: list[str] = page.requested  # type: ignore[attr-defined]
+    assert not [url for url in requested if "/search/chunk-" in url]
+    query = page.locator("[data-portal-query]")
+    for entry_file in sorted(site.glob("*/portal-entry.json")):
+        entry = json.loads(entry_file.read_text(encoding="utf-8"))
+        tools = [p for p in entry["pages"] if p["kind"] == "tool"]
+        if not tools:
+            continue
+        query.fill(tools[0]["name"])
+        link = page.locator(f"[data-portal-results] a[href$='{entry['slug']}/{tools[0]['path']}']")
+        link.first.wait_for()
+    assert [url for url in requested if "/search/chunk-" in url]
+
+
+def test_a_servers_own_search_loads_the_portals_assets(page: Page, http_root: str) -> None:
+    page.goto(http_root + "filesystem/tools/read_file.html")
+    page.fill("[data-search]", "directory_tree")
+    page.locator("[data-search-results] a[href$='tools/directory_tree.html']").first.wait_for()
+    requested: list[str] = page.requested  # type: ignore[attr-defined]
+    assert http_root + "assets/vendor/minisearch/minisearch.js" in requested
+
+
+def test_filters_narrow_by_server_kind_and_tag(page: Page, http_root: str) -> None:
+    page.goto(http_root + "search.html")
+    page.select_option("[data-portal-filter=server]", "filesystem")
+    page.locator("[data-portal-results] li").first.wait_for()
+    hrefs = page.locator("[data-portal-results] a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+    assert hrefs
+    assert all(href.startswith("filesystem/") for href in hrefs)
+    page.select_option("[data-portal-filter=kind]", "server")
+    page.wait_for_function("document.querySelectorAll('[data-portal-results] li').length === 1")
+    page.select_option("[data-portal-filter=server]", "")
+    page.select_option("[data-portal-filter=kind]", "tool")
+    page.select_option("[data-portal-filter=tag]", "analysis")
+    page.locator("[data-portal-results] li").first.wait_for()
+    servers = page.locator("[data-portal-results] li .muted").all_inner_texts()
+    assert len(set(servers)) >= 2
+    assert all(text.strip().startswith("Tool") for text in servers)
+
+
+def test_without_javascript_the_page_points_to_the_catalogue(browser: Browser, http_root: str) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    tab = context.new_page()
+    tab.goto(http_root + "search.html")
+    assert tab.locator("[data-no-js]").is_visible()
+    assert not tab.locator("[data-portal-search]").is_visible()
+    tab.goto(http_root + "index.html")
+    assert tab.locator("li[data-server]").count() == 11
+    context.close()
+
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("path", ["index.html", "search.html", "tags/analysis.html", "capabilities/tools.html"])
+def test_axe_finds_no_serious_or_critical_violation(browser: Browser, http_root: str, path: str, theme: str) -> None:
+    # axe is injected as an inline script, which the pages' Content-Security-Policy rightly refuses.
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=theme, bypass_csp=True)
+    tab = context.new_page()
+    tab.goto(http_root + path)
+    tab.add_script_tag(path=str(AXE))
+    violations = tab.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+            .filter(v => v.impact === "serious" || v.impact === "critical")
+            .map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "))"""
+    )
+    context.close()
+    assert violations == []
