@@ -105,8 +105,12 @@ def test_a_rejected_description_leaves_the_kept_servers_in_place(project: Path) 
     code, _, _ = run("build", str(project), "-j", "1")
     assert code == ExitCode.INVALID
     assert snapshot(site) == before
-    assert rebuild(project, keep_going=True) == ["s0002"]  # rejected: nothing to reuse
+    # Rejected, so neither rendered nor reused; the others are kept as they were.
+    assert rebuild(project, keep_going=True) == []
     assert not (site / "s0002").exists()
+    code, _, err = run("build", str(project), "-j", "1", "--keep-going")
+    assert code == 0
+    assert "5 of 6 servers published; 0 rendered, 5 unchanged" in err
     assert parse(site / "rejected.html").select_one("[data-rejected=s0002]")
 
 

@@ -39,8 +39,9 @@ class PortalOutcome:
 
     @property
     def rendered(self) -> list[str]:
-        """The slugs of the servers rendered (not reused) by this build: the work done."""
-        return [r.server.slug for r in self.results if r.rendered]
+        """The slugs of the servers rendered (not reused, nor rejected) by this build: the
+        work done."""
+        return [r.server.slug for r in self.results if r.rendered and r.entry is not None]
 
     @property
     def rejected(self) -> list[ServerResult]:
