@@ -125,3 +125,21 @@ def test_axe_finds_no_serious_or_critical_violation(browser: Browser, http_root:
     )
     context.close()
     assert violations == []
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_catalogue_uses_the_page_width_without_overflowing(browser: Browser, http_root: str, width: int) -> None:
+    # The home has no sidebar: its cards once sat in the sidebar's 16rem track at 1280 px,
+    # breaking "2 tools" into one letter a line.
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    tab = context.new_page()
+    tab.goto(http_root + "index.html")
+    cards = tab.eval_on_selector_all("[data-server]", "cards => cards.map(c => c.getBoundingClientRect().width)")
+    main = tab.eval_on_selector("main", "m => m.getBoundingClientRect().width")
+    overflow = tab.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    context.close()
+    assert cards and min(cards) >= (330 if width == 390 else 320)
+    assert main >= width * 0.8
+    assert overflow == 0
+    if width == 1280:  # cards side by side, not one long column
+        assert main / min(cards) >= 2.5
