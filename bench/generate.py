@@ -1,7 +1,10 @@
 """Synthetic descriptions for benchmarks: N tools with realistic input schemas and two
 elicitation declarations each, N/10 resources and N/10 prompts.
 
-    .venv/bin/python bench/generate.py N [OUT.yaml]
+    .venv/bin/python bench/generate.py [--mcpdesc 0.7.0] N [OUT.yaml | OUT.json]
+
+``--mcpdesc 0.7.0`` writes the same data as a 0.7.0 description (for tools that read only
+0.7.0, such as mcpcontract); ``description_070`` says what 0.7.0 cannot hold.
 
 And portals: N servers of about 20 primitives each (tools with schemas, a few resources
 and prompts, tags, some elicitations), varied and the same for the same seed, one
@@ -12,7 +15,9 @@ description a file in ``DIR/servers/``, with a ``DIR/mcpdesc-docs.yml`` naming t
 
 from __future__ import annotations
 
+import argparse
 import copy
+import json
 import random
 import sys
 from pathlib import Path
@@ -103,9 +108,48 @@ def description(n: int) -> dict[str, Any]:
     }
 
 
-def write(n: int, path: Path) -> Path:
-    path.write_text(yaml.dump(description(n), Dumper=yaml.CSafeDumper, sort_keys=False), encoding="utf-8")
+PROTOCOL_VERSION_070 = "2025-11-25"
+"""The one protocol version the 0.7.0 twin declares: 0.7.0 holds a single
+``info.protocolVersion``, and this is the newer of the two the 0.9.0 description lists."""
+
+
+def description_070(n: int) -> dict[str, Any]:
+    """``description(n)`` as 0.7.0, the same data wherever 0.7.0 has a place for it: the
+    protocol version moves into ``info`` (one only, ``PROTOCOL_VERSION_070``) and the tools'
+    elicitation declarations are left out (0.7.0 closes tools and has no member for them;
+    they arrived in 0.8.0). Migrating it to 0.9.0 gives back ``description(n)`` less those
+    two differences (a test checks this)."""
+    data = description(n)
+    twin: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "mcpdesc":
+            twin[key] = "0.7.0"
+        elif key == "info":
+            twin[key] = {**value, "protocolVersion": PROTOCOL_VERSION_070}
+        elif key == "protocolVersions":
+            continue
+        elif key == "tools":
+            twin[key] = [{k: v for k, v in tool.items() if k != "elicitations"} for tool in value]
+        else:
+            twin[key] = value
+    return twin
+
+
+def dump(data: dict[str, Any], path: Path) -> Path:
+    """``data`` written to ``path``: JSON (indented) for a ``.json`` name, else YAML."""
+    if path.suffix == ".json":
+        text = json.dumps(data, indent=2)
+    else:
+        text = yaml.dump(data, Dumper=yaml.CSafeDumper, sort_keys=False)
+    path.write_text(text, encoding="utf-8")
     return path
+
+
+def write(n: int, path: Path, mcpdesc: str = "0.9.0") -> Path:
+    """The N-tool description, as ``mcpdesc`` (0.9.0 or 0.7.0), at ``path``."""
+    if mcpdesc not in ("0.9.0", "0.7.0"):
+        raise ValueError(f"no generator for mcpdesc {mcpdesc}")
+    return dump(description_070(n) if mcpdesc == "0.7.0" else description(n), path)
 
 
 PORTAL_PRIMITIVES = 20
@@ -217,6 +261,10 @@ def write_portal(n: int, directory: Path, seed: int = 0) -> list[Path]:
 if __name__ == "__main__" and sys.argv[1:2] == ["--portal"]:
     print(len(write_portal(int(sys.argv[2]), Path(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 0)))
 elif __name__ == "__main__":
-    count = int(sys.argv[1])
-    target = Path(sys.argv[2] if len(sys.argv) > 2 else f"bench-{count}.mcpdesc.yaml")
-    print(write(count, target))
+    parser = argparse.ArgumentParser(description="write a synthetic N-tool description")
+    parser.add_argument("--mcpdesc", choices=("0.9.0", "0.7.0"), default="0.9.0")
+    parser.add_argument("n", type=int)
+    parser.add_argument("out", nargs="?")
+    options = parser.parse_args(sys.argv[1:])
+    target = Path(options.out or f"bench-{options.n}.mcpdesc.yaml")
+    print(write(options.n, target, options.mcpdesc))

@@ -1,20 +1,31 @@
 """Time validate, build and a serve rebuild on synthetic descriptions, against a floor.
 
-    .venv/bin/python bench/run.py [N ...]          (default: 10 100 1000 5000)
+    .venv/bin/python bench/run.py [N ...] [--jobs 1,2] [--formats yaml,json]
+                                                    (default: 10 100 1000 5000, --jobs 1)
 
-Each size is measured twice, with the description as YAML and as JSON (the same data).
-The floor is measured in the same run: libyaml's event scan of the same text (the least
-any reader of it must do) plus writing the same files with the same bytes. Times are
-medians; "build" lets the build use its default workers (``-j auto``), "build -j1" renders
-in one process. Memory is the peak RSS of each command's own process (its VmHWM, reported
-as it exits), the largest of its runs; a build's workers share its pages copy-on-write and
-are not counted. "serve edit" is the time from saving a one-line edit to the dev server
-having the new site swapped in (file watcher, debounce and rebuild; the browser then
-reloads one page).
+Each size is measured with the description as YAML and as JSON (the same data). The floor
+is measured in the same run: libyaml's event scan of the same text (the least any reader
+of it must do) plus writing the same files with the same bytes. Times are medians; "build"
+lets the build use its default workers (``-j auto``), "build -jK" renders in K processes,
+for each K of ``--jobs``. A description beyond the default limits (N = 20,000) is built
+through an ``mcpdesc-docs.yml`` beside it that raises them.
 
-When ``MCPCONTRACT_JS`` names a built copy of mcpcontract, its ``document`` command
-(``node $MCPCONTRACT_JS document DESCRIPTION -o DIR``: one page, no validation) is timed
-on the same files; otherwise that column shows ``-``.
+Memory: "validate RSS" and "build RSS" are the peak RSS of the command's own process (its
+VmHWM, reported as it exits), the largest of its runs. "tree" is the whole process tree
+of a build (the command and its forked workers), sampled every 10 ms: the peak of the sum
+of their RSS (an upper bound: a page the workers share copy-on-write with the main process
+counts once in each) / the peak of the sum of their PSS (each shared page split among its
+sharers, which is what the tree takes of the machine's memory; read less often, since it
+costs the kernel a walk of each process's pages), the largest of its runs; "procs" is the
+most processes of a default build alive at once. "serve edit" is the time from saving a
+one-line edit to the dev server having the new site swapped in (file watcher, debounce and
+rebuild; the browser then reloads one page).
+
+When ``MCPCONTRACT_JS`` names a built copy of mcpcontract (its ``build/index.js``), its
+``document`` command (``node $MCPCONTRACT_JS document DESCRIPTION -o FILE``: one Markdown
+page, no validation) is timed on the 0.7.0 twin of the same data (bench/generate.py's
+``description_070``: mcpcontract reads 0.7.0), with its tree's peak RSS; otherwise those
+columns show ``-``.
 
 Commands run the way an installed tool does, with compiled bytecode: the package is
 byte-compiled first and ``PYTHONDONTWRITEBYTECODE`` is dropped for them.
@@ -22,10 +33,11 @@ byte-compiled first and ``PYTHONDONTWRITEBYTECODE`` is dropped for them.
 
 from __future__ import annotations
 
+import argparse
 import compileall
 import io
-import json
 import os
+import platform
 import shutil
 import statistics
 import subprocess
@@ -33,16 +45,20 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from mcpdesc_docs.devserver.project import ProjectBuilder
 from mcpdesc_docs.devserver.server import DevServer
+from mcpdesc_docs.source.limits import DEFAULT_LIMITS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from generate import description as bench_description
-from generate import write
+from generate import description_070, dump
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-m", "mcpdesc_docs"]
@@ -63,9 +79,104 @@ _REPORT_PEAK = (
 )
 
 
-def timed(command: list[str]) -> tuple[float, int]:
-    """Wall time and peak RSS (MiB) of one subprocess, its own (not the largest so far).
-    ``command`` runs as given when it is not ours (mcpcontract; its memory is not shown)."""
+PAGE = os.sysconf("SC_PAGE_SIZE")
+SAMPLE_SECONDS = 0.01
+PSS_SHARE = 0.05
+"""The most of its time the sampler spends reading PSS: reading a process's
+``smaps_rollup`` walks its page tables (milliseconds for hundreds of MiB), so PSS is read
+again only after ``1 / PSS_SHARE`` times as long as the last reading took."""
+
+
+class TreeMemory:
+    """The peak memory of a process and all its descendants together, sampled from /proc
+    in a thread until ``stop``: the sum of their RSS every ``SAMPLE_SECONDS``, the sum of
+    their PSS less often (see ``PSS_SHARE``), and the most processes alive at once."""
+
+    def __init__(self, root: int) -> None:
+        self.root = root
+        self.rss = 0
+        self.pss = 0
+        self.processes = 0
+        self._parents: dict[int, int] = {}
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _members(self) -> list[int]:
+        # A parent is read once per process: the kernel here may lack the cheaper
+        # /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN), and a full scan of every
+        # process's stat each tick would cost more than the sampling it serves.
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit() and int(entry.name) not in self._parents:
+                self._parents[int(entry.name)] = _parent(int(entry.name))
+        members, frontier = [self.root], [self.root]
+        while frontier:
+            children = [pid for pid, parent in self._parents.items() if parent in frontier]
+            members += children
+            frontier = children
+        return members
+
+    def _run(self) -> None:
+        next_pss = 0.0
+        while not self._done.is_set():
+            members = self._members()
+            self.processes = max(self.processes, len(members))
+            self.rss = max(self.rss, sum(_resident(pid) for pid in members))
+            if time.perf_counter() >= next_pss:
+                started = time.perf_counter()
+                self.pss = max(self.pss, sum(_proportional(pid) for pid in members))
+                next_pss = time.perf_counter() + (time.perf_counter() - started) / PSS_SHARE
+            self._done.wait(SAMPLE_SECONDS)
+
+
+def _parent(pid: int) -> int:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:  # gone already
+        return 0
+    return int(stat[stat.rindex(b")") + 2 :].split()[1])  # the name in parentheses may hold spaces
+
+
+def _resident(pid: int) -> int:
+    """Bytes of RSS (0 once the process is gone)."""
+    try:
+        return int(Path(f"/proc/{pid}/statm").read_bytes().split()[1]) * PAGE
+    except (OSError, IndexError):
+        return 0
+
+
+def _proportional(pid: int) -> int:
+    """Bytes of PSS (0 once the process is gone)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as rollup:
+            for line in rollup:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    seconds: float
+    own: int
+    """Peak RSS of the command's own process (VmHWM, MiB); 0 when it is not ours."""
+    tree_rss: int
+    """Peak of the summed RSS of the command and its descendants (MiB)."""
+    tree_pss: int
+    """Peak of their summed PSS (MiB), sampled less often."""
+    processes: int
+
+
+def timed(command: list[str]) -> Run:
+    """Wall time and memory of one subprocess and its descendants (its own peak, not the
+    largest so far). ``command`` runs as given when it is not ours (mcpcontract), and
+    then its own peak is not known."""
     ours = command[: len(CLI)] == CLI
     read_end, write_end = os.pipe()
     if ours:
@@ -73,15 +184,19 @@ def timed(command: list[str]) -> tuple[float, int]:
     env = {**ENV, "BENCH_PEAK_FD": str(write_end)}
     with tempfile.TemporaryFile() as output:
         started = time.perf_counter()
-        done = subprocess.run(command, stdout=output, stderr=output, env=env, pass_fds=(write_end,), check=False)
+        process = subprocess.Popen(command, stdout=output, stderr=output, env=env, pass_fds=(write_end,))
+        tree = TreeMemory(process.pid)
+        returncode = process.wait()
         elapsed = time.perf_counter() - started
+        tree.stop()
         os.close(write_end)
         with os.fdopen(read_end, "rb") as peak:
             reported = peak.read().decode() or "0"
-        if done.returncode != 0:
+        if returncode != 0:
             output.seek(0)
             raise SystemExit(f"{' '.join(command)} failed:\n{output.read().decode(errors='replace')}")
-    return elapsed, int(reported) // 1024
+    mib = 1024 * 1024
+    return Run(elapsed, int(reported) // 1024, tree.rss // mib, tree.pss // mib, tree.processes)
 
 
 def floor(description: Path, site: Path, scratch: Path) -> float:
@@ -143,69 +258,183 @@ def _serves(server: DevServer, page: str, text: str) -> bool:
     return site is not None and text.encode() in site.get(page, b"")
 
 
-def sample_site(runs: int = 9) -> tuple[float, float]:
-    """Build wall time of ``sample-site`` (median) and its serve edit latency."""
+def sample_site(runs: int = 9) -> str:
+    """Validate and build wall times of ``sample-site`` (medians) and its serve edit latency."""
     with tempfile.TemporaryDirectory() as directory:
         project = Path(directory) / "sample-site"
         shutil.copytree(ROOT / "sample-site", project, ignore=shutil.ignore_patterns("site", "screenshots"))
-        builds = [timed([*CLI, "build", str(project), "-o", str(project / "out")])[0] for _ in range(runs)]
-        return statistics.median(builds), serve_edit(
-            project, project / "helpdesk.mcpdesc.yaml", "Search tickets", "tools/search_tickets.html"
+        validations = [timed([*CLI, "validate", str(project)]).seconds for _ in range(runs)]
+        builds = [timed([*CLI, "build", str(project), "-o", str(project / "out")]) for _ in range(runs)]
+        edit = serve_edit(project, project / "helpdesk.mcpdesc.yaml", "Search tickets", "tools/search_tickets.html")
+        return (
+            f"sample-site: validate {statistics.median(validations):.2f}s, "
+            f"build {statistics.median(b.seconds for b in builds):.2f}s, serve edit {edit:.2f}s, "
+            f"build RSS {max(b.own for b in builds)}MiB, tree {_tree(builds)}"
         )
 
 
-def mcpcontract(description: Path, scratch: Path, runs: int) -> str:
+def mcpcontract(description: Path, scratch: Path, runs: int) -> tuple[str, str]:
+    """Median time and peak tree RSS of mcpcontract's ``document`` on ``description``."""
     script = os.environ.get("MCPCONTRACT_JS")
     if not script:
-        return "-"
-    command = ["node", script, "document", str(description), "-o", str(scratch / "mcpcontract")]
-    return f"{statistics.median(timed(command)[0] for _ in range(runs)):.2f}s"
+        return "-", "-"
+    command = ["node", script, "document", str(description), "-o", str(scratch / "mcpcontract.md")]
+    done = [timed(command) for _ in range(runs)]
+    return f"{statistics.median(r.seconds for r in done):.2f}s", f"{max(r.tree_rss for r in done)}MiB"
 
 
-def described(n: int, scratch: Path, fmt: str) -> Path:
-    if fmt == "yaml":
-        return write(n, scratch / "bench.mcpdesc.yaml")
-    path = scratch / "bench.mcpdesc.json"
-    path.write_text(json.dumps(bench_description(n), indent=2), encoding="utf-8")
-    return path
+def mcpcontract_version() -> str:
+    script = os.environ.get("MCPCONTRACT_JS")
+    if not script:
+        return "mcpcontract: none (set MCPCONTRACT_JS to its build/index.js)"
+    node = subprocess.run(["node", "--version"], capture_output=True, text=True, check=False).stdout.strip()
+    version = subprocess.run(["node", script, "--version"], capture_output=True, text=True, check=False)
+    return f"mcpcontract {version.stdout.strip()} (node {node})"
 
 
-def measure(n: int, fmt: str) -> str:
-    runs = 5 if n <= 100 else 3
+RAISED = ("max_bytes", "max_nodes", "max_primitives")
+"""The limits a large description goes past (its depth and strings stay small)."""
+
+
+def _values(data: object) -> Iterator[object]:
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        yield value
+        if isinstance(value, dict):
+            stack += value.keys()
+            stack += value.values()
+        elif isinstance(value, list):
+            stack += value
+
+
+def raised_limits(data: dict[str, Any], size: int) -> dict[str, int]:
+    """Limits the description passes with room to spare, where it exceeds a default one;
+    none when the defaults do. Keys are counted with values, so ``max_nodes`` is above
+    what the readers count whatever they count."""
+    collections = ("tools", "resources", "resourceTemplates", "prompts", "tags")
+    needed = {
+        "max_bytes": size,
+        "max_nodes": sum(1 for _ in _values(data)),
+        "max_primitives": sum(len(data.get(name, [])) for name in collections),
+    }
+    defaults = {name: getattr(DEFAULT_LIMITS, name) for name in RAISED}
+    if all(needed[name] <= limit for name, limit in defaults.items()):
+        return {}
+    return {name: max(limit, 2 * needed[name]) for name, limit in defaults.items()}
+
+
+def described(n: int, scratch: Path, fmt: str) -> tuple[Path, Path, Path]:
+    """The N-tool description in ``fmt``, the path to build it through (a config raising
+    the limits where it needs that, else the description itself), and its 0.7.0 twin."""
+    data = bench_description(n)
+    description = dump(data, scratch / f"bench.mcpdesc.{fmt}")
+    twin = dump(description_070(n), scratch / f"bench-070.mcpdesc.{fmt}")
+    limits = raised_limits(data, description.stat().st_size)
+    if not limits:
+        return description, description, twin
+    config = scratch / "mcpdesc-docs.yml"
+    config.write_text(yaml.safe_dump({"description": description.name, "limits": limits}), encoding="utf-8")
+    return description, config, twin
+
+
+def _tree(runs: Sequence[Run]) -> str:
+    return f"{max(r.tree_rss for r in runs)}/{max(r.tree_pss for r in runs)}MiB"
+
+
+def measure(n: int, fmt: str, jobs: Sequence[int]) -> str:
+    runs = 5 if n <= 100 else 3 if n <= 5000 else 1
     with tempfile.TemporaryDirectory() as directory:
         scratch = Path(directory)
-        description = described(n, scratch, fmt)
+        description, project, twin = described(n, scratch, fmt)
         site = scratch / "site"
-        validations = [timed([*CLI, "validate", str(description)]) for _ in range(runs)]
-        builds = [timed([*CLI, "build", str(description), "-o", str(site)]) for _ in range(runs)]
-        serial = [timed([*CLI, "build", str(description), "-o", str(site), "-j", "1"])[0] for _ in range(runs)]
+        validations = [timed([*CLI, "validate", str(project)]) for _ in range(runs)]
+        builds = [timed([*CLI, "build", str(project), "-o", str(site)]) for _ in range(runs)]
+        scaled = {
+            k: [timed([*CLI, "build", str(project), "-o", str(site), "-j", str(k)]) for _ in range(runs)] for k in jobs
+        }
         floors = [floor(description, site, scratch) for _ in range(runs)]
-        peer = mcpcontract(description, scratch, runs)
-        edit = serve_edit(description, description, "Tool number 1", "tools/tool_00001.html")
-        build, base = statistics.median(t for t, _ in builds), statistics.median(floors)
+        peer, peer_memory = mcpcontract(twin, scratch, runs)
+        edit = serve_edit(project, description, "Tool number 1", "tools/tool_00001.html")
+        build, base = statistics.median(r.seconds for r in builds), statistics.median(floors)
         size = description.stat().st_size / 1024 / 1024
+        times = "".join(f" {statistics.median(r.seconds for r in done):>{_width(k)}.2f}s" for k, done in scaled.items())
+        trees = "".join(f" {_tree(done):>{_width(k) + 7}}" for k, done in scaled.items())
         return (
-            f"{n:>6} {fmt:>4} {size:>6.2f}MiB {statistics.median(t for t, _ in validations):>7.2f}s {build:>7.2f}s "
-            f"{statistics.median(serial):>7.2f}s "
+            f"{n:>6} {fmt:>4} {size:>6.2f}MiB {statistics.median(r.seconds for r in validations):>7.2f}s "
+            f"{build:>7.2f}s{times} "
             f"{base:>7.2f}s {build / base:>10.2f}x {peer:>11} {edit:>9.2f}s "
-            f"{max(m for _, m in validations):>9}MiB {max(m for _, m in builds):>6}MiB"
+            f"{max(r.own for r in validations):>9}MiB {max(r.own for r in builds):>6}MiB "
+            f"{_tree(builds):>14} {max(r.processes for r in builds):>5}{trees} {peer_memory:>15}"
         )
 
 
-def main() -> None:
-    sizes = [int(a) for a in sys.argv[1:]] or [10, 100, 1000, 5000]
+def _width(jobs: int) -> int:
+    """The width of a "build -jK" column's figure (its header is wider than the time)."""
+    return max(7, len(f"build -j{jobs}") - 1)
+
+
+def machine() -> str:
+    """The machine in one line: what the figures depend on, and how busy it was."""
+    cpuinfo = Path("/proc/cpuinfo").read_text().splitlines()
+    model = next((line.split(":", 1)[1].strip() for line in cpuinfo if "model name" in line), platform.machine())
+    meminfo = Path("/proc/meminfo").read_text().splitlines()
+    memory = next(line.split()[1] for line in meminfo if line.startswith("MemTotal"))
+    cores = len(os.sched_getaffinity(0))
+    load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    return (
+        f"Python {sys.version.split()[0]}, {platform.system()} {platform.release()}, {model}, {cores} usable cores "
+        f"(build's default -j), {int(memory) // 1024 // 1024} GiB, load average {load}"
+    )
+
+
+def _jobs(text: str) -> list[int]:
+    values = [int(part) for part in text.split(",") if part]
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError("a comma-separated list of worker counts, each 1 or more")
+    return values
+
+
+def _formats(text: str) -> list[str]:
+    values = [part for part in text.split(",") if part]
+    if not values or any(value not in ("yaml", "json") for value in values):
+        raise argparse.ArgumentTypeError("yaml, json or both, comma-separated")
+    return values
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="time validate, build and serve on synthetic descriptions")
+    parser.add_argument("sizes", metavar="N", type=int, nargs="*", default=[10, 100, 1000, 5000])
+    parser.add_argument("--jobs", type=_jobs, default=[1], help="build -jK columns, e.g. 1,2 (default: 1)")
+    parser.add_argument("--formats", type=_formats, default=["yaml", "json"], help="yaml, json or both (default)")
+    options = parser.parse_args(argv)
     compileall.compile_dir(ROOT / "mcpdesc_docs", quiet=1)
-    cores = subprocess.run(["nproc"], capture_output=True, text=True, check=False).stdout.strip()
-    print(f"Python {sys.version.split()[0]}, {cores} cores")
-    build, edit = sample_site()
-    print(f"sample-site: build {build:.2f}s, serve edit {edit:.2f}s")
-    header = ("N", "in", "size", "validate", "build", "build -j1", "floor", "build/floor", "mcpcontract", "serve edit")
-    widths = (6, 4, 8, 9, 8, 9, 8, 11, 11, 10)
-    memory = ("validate RSS", "build RSS")
-    print(" ".join(f"{h:>{w}}" for h, w in zip(header, widths, strict=True)), " ".join(memory))
-    for n in sizes:
-        for fmt in ("yaml", "json"):
-            print(measure(n, fmt), flush=True)
+    print(machine())
+    print(mcpcontract_version())
+    print(sample_site(), flush=True)
+    header = (
+        ("N", 6),
+        ("in", 4),
+        ("size", 8),
+        ("validate", 9),
+        ("build", 8),
+        *((f"build -j{k}", _width(k) + 1) for k in options.jobs),
+        ("floor", 8),
+        ("build/floor", 11),
+        ("mcpcontract", 11),
+        ("serve edit", 10),
+        ("validate RSS", 12),
+        ("build RSS", 9),
+        ("tree RSS/PSS", 14),
+        ("procs", 5),
+        *((f"tree -j{k}", _width(k) + 8) for k in options.jobs),
+        ("mcpcontract RSS", 15),
+    )
+    print(" ".join(f"{h:>{w}}" for h, w in header))
+    for n in options.sizes:
+        for fmt in options.formats:
+            print(measure(n, fmt, options.jobs), flush=True)
+    print(f"load average at the end {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
 
 
 if __name__ == "__main__":
