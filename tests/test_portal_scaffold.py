@@ -5,6 +5,7 @@ files are held to what they say."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -179,3 +180,26 @@ def test_inside_a_repository_the_workflow_goes_to_its_root_and_builds_the_portal
     assert code == 2
     assert "already exists" in err
     assert not (repository / "other").exists()
+
+
+def test_the_scaffold_builds_as_the_workflow_builds_it(portal, tmp_path):
+    # What the workflow's jobs run, in order: each shard, then merge; the merged site is
+    # the single build's, and the config's own schema knows `descriptions:`.
+    config_schema = json.loads((portal / "mcpdesc-docs.schema.json").read_text(encoding="utf-8"))
+    assert "descriptions" in config_schema["properties"]
+    code, _, err = run("build", str(portal), "-o", str(tmp_path / "whole"))
+    assert code == 0, err
+    shards = []
+    for number in (1, 2):
+        shard = tmp_path / f"shard-{number}"
+        code, _, err = run("build", str(portal), "--shard", f"{number}/2", "-o", str(shard), "--format", "github")
+        assert code == 0, err
+        shards.append(str(shard))
+    code, _, err = run("merge", *shards, "-o", str(tmp_path / "site"))
+    assert code == 0, err
+    whole = {p.relative_to(tmp_path / "whole"): p.read_bytes() for p in (tmp_path / "whole").rglob("*") if p.is_file()}
+    merged = {p.relative_to(tmp_path / "site"): p.read_bytes() for p in (tmp_path / "site").rglob("*") if p.is_file()}
+    assert merged == whole
+    home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    for example in sorted((portal / "servers").glob("*.mcpdesc.yaml")):
+        assert load_data(example)["info"]["title"] in home
