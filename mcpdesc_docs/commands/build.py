@@ -76,13 +76,10 @@ def _portal(
     err: TextIO,
     started: float,
 ) -> int:
-    try:
-        built = portal.build(
-            config, jobs=jobs, keep_going=keep_going, shard=shard, output_format=output_format, out=out, err=err
-        )
-    except KeyboardInterrupt:
-        write_line(err, f"mcpdesc-docs: {INTERRUPTED}")
-        return ExitCode.INTERRUPTED
+    # Ctrl-C is run's to report, as for one description.
+    built = portal.build(
+        config, jobs=jobs, keep_going=keep_going, shard=shard, output_format=output_format, out=out, err=err
+    )
     if isinstance(built, ExitCode):
         return built
     outcome, written_to = built
