@@ -1,6 +1,7 @@
 """Time a portal's build: N servers of about 20 primitives each, built into one site.
 
     .venv/bin/python bench/portal.py N [SEED]          (default: 100 servers, seed 0)
+    .venv/bin/python bench/run.py --portal N           (the same, seed 0)
 
 Generates the portal (bench/generate.py ``write_portal``) in a temporary directory and runs
 ``mcpdesc-docs build`` on it as a separate process, twice: cold, and again after one
@@ -135,8 +136,11 @@ def row(label: str, result: Measured) -> str:
 
 
 def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 100
-    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    report(int(sys.argv[1]) if len(sys.argv) > 1 else 100, int(sys.argv[2]) if len(sys.argv) > 2 else 0)
+
+
+def report(count: int, seed: int = 0) -> None:
+    """Print the portal's table (``bench/run.py --portal N`` runs this too)."""
     compileall.compile_dir(ROOT / "mcpdesc_docs", quiet=1)
     cores = subprocess.run(["nproc"], capture_output=True, text=True, check=False).stdout.strip()
     with tempfile.TemporaryDirectory() as directory:

@@ -407,7 +407,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("sizes", metavar="N", type=int, nargs="*", default=[10, 100, 1000, 5000])
     parser.add_argument("--jobs", type=_jobs, default=[1], help="build -jK columns, e.g. 1,2 (default: 1)")
     parser.add_argument("--formats", type=_formats, default=["yaml", "json"], help="yaml, json or both (default)")
+    parser.add_argument("--portal", type=int, metavar="N", help="time a portal of N servers instead (bench/portal.py)")
     options = parser.parse_args(argv)
+    if options.portal is not None:
+        from portal import report
+
+        report(options.portal)
+        return
     compileall.compile_dir(ROOT / "mcpdesc_docs", quiet=1)
     print(machine())
     print(mcpcontract_version())
