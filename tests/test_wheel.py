@@ -133,6 +133,13 @@ def test_the_installed_wheel_builds_the_sample_site_and_says_its_version(distrib
     run(bin_dir / "mcpdesc-docs", "new", tmp_path / "scaffolded", cwd=tmp_path)
     workflow = (tmp_path / "scaffolded" / ".github" / "workflows" / "mcpdesc-docs.yml").read_text()
     assert f"pip install mcpdesc-docs=={__version__}\n" in workflow
+    # A portal from the installed copy: its templates and script come from the wheel.
+    run(bin_dir / "mcpdesc-docs", "new", "--portal", tmp_path / "portal", cwd=tmp_path)
+    run(bin_dir / "mcpdesc-docs", "build", tmp_path / "portal", "-o", tmp_path / "portal-site", cwd=tmp_path)
+    assert len(parse(tmp_path / "portal-site" / "index.html").select("[data-server]")) == 2
+    assert (tmp_path / "portal-site" / "assets" / "mcpdesc-portal.js").read_bytes() == (
+        ROOT / "themes" / "default" / "portal" / "mcpdesc-portal.js"
+    ).read_bytes()
 
 
 def test_a_release_tag_must_name_the_version_and_have_a_changelog_section(tmp_path):
