@@ -13,6 +13,7 @@ import pytest
 from mcpdesc_docs.config import ConfigError, default_slug, load_config
 from mcpdesc_docs.errors import ExitCode
 
+from .git_repos import git, isolate_git, published_sample
 from .portal_projects import BROKEN, example_portal, small_tools
 from .sites import parse, run, snapshot
 
@@ -276,12 +277,36 @@ def test_validate_checks_every_description_of_a_portal(tmp_path: Path) -> None:
     assert run("validate", str(tmp_path))[0] == ExitCode.OK
 
 
-def test_gh_deploy_refuses_a_portal(tmp_path: Path) -> None:
-    write(tmp_path / "a.yaml", small_tools("a", 1))
-    config = write(tmp_path / "mcpdesc-docs.yml", "descriptions: [a.yaml]\n")
-    code, _, err = run("gh-deploy", str(config))
+def test_gh_deploy_publishes_a_portal_whole_and_only_when_every_description_passes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    isolate_git(monkeypatch, tmp_path)
+    remote, source = published_sample(tmp_path)
+    for name in ("alpha", "beta"):
+        write(source / "servers" / f"{name}.mcpdesc.yaml", small_tools(name, 2))
+    write(source / "mcpdesc-docs.yml", "site_name: Team servers\ndescriptions: [servers/*.mcpdesc.yaml]\n")
+    git(source, "add", ".")
+    git(source, "commit", "--quiet", "-m", "portal")
+    code, _, err = run("gh-deploy", str(source))
+    assert code == ExitCode.OK, err
+    files = set(git(remote, "ls-tree", "-r", "--name-only", "gh-pages").splitlines())
+    assert {"index.html", "alpha/index.html", "beta/tools/beta_tool_1.html", "search/chunk-0.js", "CNAME"} <= files
+    assert ".mcpdesc-docs" not in files  # the build's own marker is not published
+    assert "old-page.html" not in files
+    home = git(remote, "show", "gh-pages:index.html")
+    assert "Server alpha" in home
+    assert "Server beta" in home
+    assert not (source / "site").exists()
+    # A rejected description publishes nothing (a portal deploy has no --keep-going).
+    published = git(remote, "rev-parse", "gh-pages")
+    write(source / "servers" / "gamma.mcpdesc.yaml", BROKEN)
+    code, _, err = run("gh-deploy", str(source))
+    assert code == ExitCode.INVALID
+    assert "nothing published" in err
+    assert git(remote, "rev-parse", "gh-pages") == published
+    code, _, err = run("gh-deploy", str(source), "--version", "1.0")
     assert code == ExitCode.USAGE
-    assert "docs/portal.md" in err
+    assert "published whole" in err
 
 
 def test_every_server_page_leads_back_to_the_portal(portal: Path) -> None:

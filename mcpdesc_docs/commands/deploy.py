@@ -1,21 +1,26 @@
 """``mcpdesc-docs gh-deploy``: build in memory, then publish to a branch (``publish.ghpages``),
-as the whole branch or, with ``--version``, as one version of several (``publish.versioned``)."""
+as the whole branch or, with ``--version``, as one version of several (``publish.versioned``).
+A portal is built into a scratch directory and published whole."""
 
 from __future__ import annotations
 
+import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 from urllib.parse import quote
 
-from ..config import load_config
+from ..config import Config, load_config
 from ..diagnostics import write_line
 from ..errors import ExitCode, UsageError
+from ..output import MARKER
 from ..pipeline import render_description
 from ..publish.ghpages import Published, Target, branch_file, prepare, publish
 from ..publish.versioned import VersionedChange, branch_versions, publish_versioned
 from ..publish.versions import MAX_VERSIONS_FILE, VERSIONS_FILE, check_name
 from ..render.version_menu import VersionMenu
+from . import portal
 from .validate import report
 
 
@@ -49,11 +54,8 @@ def run(
     options = versions or VersionOptions()
     _check_options(options)
     config = load_config(Path(path))
-    if config.is_portal:
-        raise UsageError(
-            "gh-deploy publishes a single description's site; build the portal (or merge its shards) and "
-            "publish the site directory, as docs/portal.md shows"
-        )
+    if config.is_portal and options.versioned:
+        raise UsageError("a portal is published whole: --version and its options apply to one description's site")
     target = prepare(config, remote=remote, branch=branch, push=push)
     if options.versioned:
         published = _publish_versioned(target, options, message=message, force=force, out=out, err=err)
@@ -63,9 +65,13 @@ def run(
                 f"{target.branch!r} holds versioned documentation ({VERSIONS_FILE}); a plain gh-deploy "
                 "would replace every version: publish with --version, or to another --branch"
             )
-        outcome = render_description(target.config)
-        report(outcome.validation, "text", out)
-        published = None if outcome.files is None else publish(target, outcome.files, message=message, force=force)
+        if target.config.is_portal:
+            files = _portal_files(target.config, out, err)
+        else:
+            outcome = render_description(target.config)
+            report(outcome.validation, "text", out)
+            files = outcome.files
+        published = None if files is None else publish(target, files, message=message, force=force)
     if published is None:
         write_line(err, f"mcpdesc-docs: nothing published; {target.branch!r} was left as it was")
         return ExitCode.INVALID
@@ -76,6 +82,30 @@ def run(
     if target.config.site_url and push:
         write_line(err, f"mcpdesc-docs: the site will appear at {target.config.site_url}")
     return ExitCode.OK
+
+
+def _portal_files(config: Config, out: TextIO, err: TextIO) -> Mapping[str, bytes] | None:
+    """The portal's files, built as ``build`` builds it (every description must pass), into a
+    scratch directory that is deleted after; None when a description was rejected."""
+    with tempfile.TemporaryDirectory(prefix="mcpdesc-docs-portal-") as scratch:
+        site = Path(scratch) / "site"
+        built = portal.build(
+            replace(config, site_dir=site),
+            jobs=None,
+            keep_going=False,
+            shard=None,
+            output_format="text",
+            out=out,
+            err=err,
+        )
+        if isinstance(built, ExitCode):
+            return None
+        # The marker that lets a build replace its own output is not part of the site.
+        return {
+            file.relative_to(site).as_posix(): file.read_bytes()
+            for file in sorted(site.rglob("*"))
+            if file.is_file() and file.relative_to(site).as_posix() != MARKER
+        }
 
 
 def _check_options(options: VersionOptions) -> None:
