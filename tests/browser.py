@@ -9,6 +9,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 ARGS = [
     "--headless",
     "--no-sandbox",
@@ -46,3 +47,16 @@ def tab_at(browser: Browser, width: int, theme: str, *, bypass_csp: bool = False
     finally:
         context.close()
     assert problems == []
+
+
+def serious_axe_violations(page: Page) -> list[str]:
+    """axe-core's serious and critical violations on ``page`` (rule id and up to three
+    elements each). axe is injected as an inline script, which the pages'
+    Content-Security-Policy rightly refuses: open ``page`` with ``bypass_csp``."""
+    page.add_script_tag(path=str(AXE))
+    found: list[str] = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+            .filter(v => v.impact === "serious" || v.impact === "critical")
+            .map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "))"""
+    )
+    return found

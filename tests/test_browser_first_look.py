@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import pytest
 from playwright.sync_api import Browser, Page
 
-from .browser import chromium, tab_at
+from .browser import chromium, serious_axe_violations, tab_at
 from .helpers import base_document
 from .listening import serving_in_thread
 from .shared_data import ROOT
@@ -305,9 +305,6 @@ def test_a_deep_404_is_styled_and_guesses_from_the_address(
     ]
 
 
-AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
-
-
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("width", [390, 1280])
 @pytest.mark.parametrize(
@@ -323,12 +320,7 @@ def test_axe_finds_nothing_serious_in_the_first_look(
         tab.goto(origin + path)
         if "gone" in path:
             tab.locator("[data-did-you-mean] a").first.wait_for()
-        tab.add_script_tag(path=str(AXE))
-        violations = tab.evaluate(
-            """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
-                .filter(v => v.impact === "serious" || v.impact === "critical")
-                .map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "))"""
-        )
+        violations = serious_axe_violations(tab)
     finally:
         context.close()
     assert violations == []

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page
 
 from mcpdesc_docs.errors import ExitCode
 
-from .browser import chromium
+from .browser import chromium, serious_axe_violations
 from .listening import serving_directory
 from .portal_projects import example_portal
 from .sites import run
@@ -107,9 +107,6 @@ def test_without_javascript_the_page_points_to_the_catalogue(browser: Browser, h
     context.close()
 
 
-AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
-
-
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("path", ["index.html", "search.html", "tags/analysis.html", "capabilities/tools.html"])
 def test_axe_finds_no_serious_or_critical_violation(browser: Browser, http_root: str, path: str, theme: str) -> None:
@@ -117,12 +114,7 @@ def test_axe_finds_no_serious_or_critical_violation(browser: Browser, http_root:
     context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=theme, bypass_csp=True)
     tab = context.new_page()
     tab.goto(http_root + path)
-    tab.add_script_tag(path=str(AXE))
-    violations = tab.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
-            .filter(v => v.impact === "serious" || v.impact === "critical")
-            .map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "))"""
-    )
+    violations = serious_axe_violations(tab)
     context.close()
     assert violations == []
 

@@ -12,13 +12,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
-from .browser import chromium, tab_at
+from .browser import chromium, serious_axe_violations, tab_at
 from .sites import EXAMPLES, build
 from .test_request_samples import REAL
 
 pytestmark = pytest.mark.slow
 
-AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 WIDTHS = (360, 390, 768, 1280)
 THEMES = ("light", "dark")
 
@@ -282,11 +281,6 @@ def test_axe_finds_no_serious_or_critical_violation(
     context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=theme, bypass_csp=True)
     page = context.new_page()
     page.goto(url(sites, *target))
-    page.add_script_tag(path=str(AXE))
-    violations = page.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
-            .filter(v => v.impact === "serious" || v.impact === "critical")
-            .map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "))"""
-    )
+    violations = serious_axe_violations(page)
     context.close()
     assert violations == []

@@ -11,12 +11,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .browser import chromium, tab_at
+from .browser import chromium, serious_axe_violations, tab_at
 from .helpers import base_document
 from .sites import build
 from .test_code_and_toc import nested_schema
 
-AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 WIDTHS = [360, 390, 768, 1280]
 THEMES = ["light", "dark"]
 WIDE_PRIMITIVE = 1600
@@ -132,12 +131,7 @@ def test_axe_is_clean_on_a_phone(browser: Browser, sample_site: Path, path: str,
     page.click("[data-search-open]")
     page.keyboard.type("ticket")
     page.locator("[data-search-results] a").first.wait_for()
-    page.add_script_tag(path=str(AXE))
-    violations = page.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
-            .filter(v => v.impact === "serious" || v.impact === "critical")
-            .map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "))"""
-    )
+    violations = serious_axe_violations(page)
     context.close()
     assert violations == []
 

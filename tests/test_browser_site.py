@@ -9,10 +9,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
-from .browser import chromium
+from .browser import chromium, serious_axe_violations
 from .listening import serving_directory
-
-AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 
 
 @pytest.fixture(scope="module")
@@ -153,12 +151,7 @@ def test_axe_finds_no_serious_or_critical_violation(browser: Browser, http_root:
     context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=theme, bypass_csp=True)
     tab = context.new_page()
     tab.goto(http_root + path)
-    tab.add_script_tag(path=str(AXE))
-    violations = tab.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
-            .filter(v => v.impact === "serious" || v.impact === "critical")
-            .map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "))"""
-    )
+    violations = serious_axe_violations(tab)
     context.close()
     assert violations == []
 

@@ -13,12 +13,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
-from .browser import chromium
+from .browser import chromium, serious_axe_violations
 from .git_repos import git, isolate_git
 from .listening import serving_directory
 from .sites import SAMPLE_DIR, run
-
-AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 
 
 @pytest.fixture(scope="module")
@@ -116,11 +114,6 @@ def test_axe_finds_no_serious_or_critical_violation_with_the_menu_open(browser, 
     menu = tab.locator("header details.version-menu summary")
     if menu.count():
         menu.click()
-    tab.add_script_tag(path=str(AXE))
-    violations = tab.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
-            .filter(v => v.impact === "serious" || v.impact === "critical")
-            .map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "))"""
-    )
+    violations = serious_axe_violations(tab)
     context.close()
     assert violations == []
