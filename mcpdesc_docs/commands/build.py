@@ -13,7 +13,7 @@ from ..output import StagedSite, check_site_dir
 from ..pipeline import BuildOutcome, protected_paths, render_description
 from ..process_switches import frozen_heap
 from ..render.pages import Parallel
-from ..render.parallel import usable_cores
+from ..render.parallel import jobs_allowed
 from ..validation.validator import validate_file
 from . import portal
 from .validate import report
@@ -113,9 +113,8 @@ def _build(
     # 5,000 tools. Unfrozen after, for a caller that goes on in this process.
     # Pages are written into the staging directory as they are rendered (not held in
     # memory); only a complete site replaces the previous one.
-    workers = jobs if jobs is not None else config.jobs
     with frozen_heap() as freeze_what_is_new, StagedSite(config.site_dir) as staged:
-        parallel = Parallel(workers or usable_cores(), staged.settle, lambda: staged.worker_write)
+        parallel = Parallel(jobs_allowed(jobs, config.jobs), staged.settle, lambda: staged.worker_write)
         outcome = render_description(
             config, validation, sink=staged.write, modelled=freeze_what_is_new, parallel=parallel
         )

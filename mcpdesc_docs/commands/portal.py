@@ -15,7 +15,7 @@ from ..pipeline import protected_paths
 from ..portal.build import PortalOutcome, build_portal
 from ..portal.server import ServerResult
 from ..process_switches import frozen_heap
-from ..render.parallel import usable_cores
+from ..render.parallel import jobs_allowed
 from .validate import rule_help
 
 
@@ -50,10 +50,10 @@ def build(
     """Render the portal (or one shard of it) into the site directory: what was built and
     where, or the exit code of a build that stopped."""
     check_site_dir(config.site_dir, portal_protected(config))
-    workers = jobs if jobs is not None else config.jobs
     previous = config.site_dir if config.site_dir.is_dir() else None
     with frozen_heap(), StagedSite(config.site_dir) as staged:
-        outcome = build_portal(config, staged, jobs=workers or usable_cores(), shard=shard, reuse_from=previous)
+        workers = jobs_allowed(jobs, config.jobs)
+        outcome = build_portal(config, staged, jobs=workers, shard=shard, reuse_from=previous)
         report_results(outcome.results, output_format, out)
         rejected = outcome.rejected
         for result in rejected:

@@ -51,6 +51,13 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def jobs_allowed(requested: int | None, configured: int | None) -> int:
+    """The workers a build may use: ``-j`` over the config's ``jobs:``, and the usable
+    cores when neither says (or ``-j auto``, 0)."""
+    chosen = requested if requested is not None else configured
+    return chosen or usable_cores()
+
+
 def workers_for(pages: int, jobs: int) -> int:
     """How many workers render ``pages`` pages when ``jobs`` may: 1 means in-process."""
     if jobs <= 1 or not hasattr(os, "fork"):
@@ -121,4 +128,4 @@ def map_in_workers(
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-__all__ = ["BuildWorkerError", "map_in_workers", "render_in_workers", "usable_cores", "workers_for"]
+__all__ = ["BuildWorkerError", "jobs_allowed", "map_in_workers", "render_in_workers", "usable_cores", "workers_for"]
