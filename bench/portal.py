@@ -8,8 +8,8 @@ Generates the portal (bench/generate.py ``write_portal``) in a temporary directo
 description's title changed. For each it reports the wall time, the CPU time of the
 build with every process it started (its rusage as ``wait4`` gives it, waited-for
 children included), and the peak memory of the whole process tree: the resident sizes of
-the build and all its descendants, summed, sampled from /proc every 20 ms (so a peak
-shorter than that can be missed).
+the build and all its descendants, summed, sampled from /proc every 10 ms by
+``tree_memory.TreeMemory``, as ``bench/run.py`` samples it (a shorter peak can be missed).
 
 Commands run the way an installed tool does, with compiled bytecode: the package is
 byte-compiled first and ``PYTHONDONTWRITEBYTECODE`` is dropped for them.
@@ -22,19 +22,17 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from generate import PORTAL_FOLDER, write_portal
+from tree_memory import TreeMemory
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-m", "mcpdesc_docs"]
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-SAMPLE_SECONDS = 0.02
-_PAGE_KIB = os.sysconf("SC_PAGE_SIZE") // 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,78 +47,22 @@ class Measured:
     """The most processes of the tree seen at once."""
 
 
-def _parents() -> dict[int, int]:
-    """Every process's parent, read from /proc (processes that end meanwhile are skipped)."""
-    parents: dict[int, int] = {}
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", encoding="utf-8", errors="replace") as stat:
-                text = stat.read()
-        except OSError:
-            continue
-        # The command name (2nd field) may hold spaces and parentheses: fields follow the last ')'.
-        fields = text[text.rfind(")") + 2 :].split()
-        parents[int(entry.name)] = int(fields[1])
-    return parents
-
-
-def process_tree(root: int) -> list[int]:
-    """``root`` and all its descendants alive now."""
-    children: dict[int, list[int]] = {}
-    for pid, parent in _parents().items():
-        children.setdefault(parent, []).append(pid)
-    tree, pending = [], [root]
-    while pending:
-        pid = pending.pop()
-        tree.append(pid)
-        pending.extend(children.get(pid, ()))
-    return tree
-
-
-def resident_kib(pid: int) -> int:
-    """The resident size of one process (0 once it has ended)."""
-    try:
-        with open(f"/proc/{pid}/statm", encoding="ascii") as statm:
-            return int(statm.read().split()[1]) * _PAGE_KIB
-    except (OSError, IndexError, ValueError):
-        return 0
-
-
-def tree_resident_kib(root: int) -> tuple[int, int]:
-    """The resident memory of ``root``'s process tree, summed, and how many processes it has."""
-    tree = process_tree(root)
-    return sum(resident_kib(pid) for pid in tree), len(tree)
-
-
 def measured(command: list[str]) -> Measured:
     """Run ``command`` to its end, sampling its tree's memory; exits the bench if it fails."""
     with tempfile.TemporaryFile() as output:
         started = time.perf_counter()
         process = subprocess.Popen(command, stdout=output, stderr=output, env=ENV)
-        peak, most = 0, 0
-        done = threading.Event()
-
-        def sample() -> None:
-            nonlocal peak, most
-            while not done.wait(SAMPLE_SECONDS):
-                kib, count = tree_resident_kib(process.pid)
-                peak, most = max(peak, kib), max(most, count)
-
-        sampler = threading.Thread(target=sample, daemon=True)
-        sampler.start()
+        tree = TreeMemory(process.pid)
         # wait4, not wait: its rusage covers the build and every process it waited for.
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - started
-        done.set()
-        sampler.join()
+        tree.stop()
         process.returncode = os.waitstatus_to_exitcode(status)
         if process.returncode != 0:
             output.seek(0)
             tail = output.read().decode(errors="replace")[-4000:]
             raise SystemExit(f"{' '.join(command)} failed ({process.returncode}):\n{tail}")
-    return Measured(wall, usage.ru_utime + usage.ru_stime, peak / 1024, most)
+    return Measured(wall, usage.ru_utime + usage.ru_stime, tree.rss / 1024 / 1024, tree.processes)
 
 
 def change_one_title(project: Path) -> Path:
