@@ -17,7 +17,14 @@ from .. import __version__
 from ..config import Config, ThemeConfig
 from ..kinds import BY_NAME, KIND_NAMES, KINDS
 from ..model.urls import slugify
-from ..render.pages import RelativeLinks, Sink, located_template_errors, page_environment, xml_escape
+from ..render.pages import (
+    RelativeLinks,
+    Sink,
+    asset_files,
+    located_template_errors,
+    page_environment,
+    sitemap_xml,
+)
 from ..render.theme import Theme, load_theme
 from ..resources import builtin_dir
 from .entry import PagePoint, ServerEntry
@@ -183,15 +190,8 @@ def search_chunks(servers: Sequence[ServerEntry]) -> tuple[dict[str, int], dict[
 
 def static_files(theme: Theme, config: Config) -> dict[str, bytes]:
     """The theme's assets, the portal's script and the project's extra CSS, once at the root."""
-    files: dict[str, bytes] = {}
     portal_scripts = builtin_dir("themes") / theme.name / "portal"
-    for directory in (*reversed(theme.asset_dirs), portal_scripts):
-        for file in sorted(directory.rglob("*")) if directory.is_dir() else ():
-            if file.is_file() and not file.is_symlink():
-                files["assets/" + file.relative_to(directory).as_posix()] = file.read_bytes()
-    for css in config.extra_css:
-        files[css] = (config.project_dir / css).read_bytes()
-    return files
+    return asset_files((*reversed(theme.asset_dirs), portal_scripts), config)
 
 
 PAGES_FILE = "portal-pages.json"
@@ -294,14 +294,7 @@ def assemble(
     pages.page("portal/404.html", "404.html", None, base_href=base_href)
     if settings.site_url:
         listed = ["index.html", *(f"{s.slug}/index.html" for s in servers), "search.html"]
-        urls = "".join(f"  <url><loc>{xml_escape(settings.site_url + path)}</loc></url>\n" for path in listed)
-        sink("sitemap.xml", _SITEMAP.format(urls=urls).encode("utf-8"))
+        sink("sitemap.xml", sitemap_xml(settings.site_url, listed))
     sink(PAGES_FILE, (json.dumps(pages.keys, sort_keys=True, indent=0) + "\n").encode("utf-8"))
     sink(".nojekyll", b"")
     return len(pages.keys)
-
-
-_SITEMAP = (
-    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
-    "{urls}</urlset>\n"
-)

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from html import escape as _html_escape
+from pathlib import Path
 from typing import Any, TypedDict
 from urllib.parse import urlsplit
 
@@ -235,7 +236,8 @@ def xml_escape(text: str) -> str:
     return _html_escape(text, quote=False)
 
 
-def _sitemap(site: Site, site_url: str, paths: list[str]) -> bytes:
+def sitemap_xml(site_url: str, paths: Iterable[str]) -> bytes:
+    """``sitemap.xml`` listing ``paths`` under ``site_url`` (a site's, or a portal's)."""
     urls = "".join(f"  <url><loc>{xml_escape(site_url + p)}</loc></url>\n" for p in paths)
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -243,17 +245,24 @@ def _sitemap(site: Site, site_url: str, paths: list[str]) -> bytes:
     ).encode()
 
 
-def _assets(theme: Theme, config: Config) -> dict[str, bytes]:
+def asset_files(directories: Iterable[Path], config: Config) -> dict[str, bytes]:
+    """Every file under ``directories`` as ``assets/<its path there>`` (lowest priority
+    first: a later directory's file replaces an earlier one's), then the project's extra
+    CSS, where the config names it."""
     files: dict[str, bytes] = {}
-    # Lowest priority first, so a custom_dir file replaces the theme's. A portal's servers
-    # share the portal's (``RelativeLinks.shared_assets``).
-    for directory in reversed(theme.asset_dirs) if config.portal_title is None else ():
-        for file in sorted(directory.rglob("*")):
+    for directory in directories:
+        for file in sorted(directory.rglob("*")) if directory.is_dir() else ():
             if file.is_file() and not file.is_symlink():
                 files["assets/" + file.relative_to(directory).as_posix()] = file.read_bytes()
     for css in config.extra_css:
         files[css] = (config.project_dir / css).read_bytes()
     return files
+
+
+def _assets(theme: Theme, config: Config) -> dict[str, bytes]:
+    # A custom_dir file replaces the theme's. A portal's servers share the portal's
+    # (``RelativeLinks.shared_assets``), so theirs are left out.
+    return asset_files(reversed(theme.asset_dirs) if config.portal_title is None else (), config)
 
 
 @dataclass(slots=True)
@@ -545,7 +554,7 @@ def render_site(
     if config.site_url:
         listed = ["index.html", *(p.path for p in site.pages), *(t.path for t in site.tags)]
         listed += [site.changelog.path] if site.changelog is not None else []
-        emit("sitemap.xml", _sitemap(site, config.site_url, listed))
+        emit("sitemap.xml", sitemap_xml(config.site_url, listed))
     emit(".nojekyll", b"")
     with located_template_errors(WORDS_TEMPLATE):
         for path, content in search_files(site, words, search_pieces).items():
