@@ -219,11 +219,17 @@ def _portal_config(config_file: Path, data: dict[str, Any], values: dict[str, An
     )
 
 
+def hyphenated(text: str, longest: int) -> str:
+    """``text`` lower-cased, as ASCII letters and digits with each run of anything else one
+    hyphen, at most ``longest`` characters, never empty: a name that is safe as a file or
+    directory name (a portal's slugs, the files ``describe --servers`` writes)."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:longest].strip("-") or "server"
+
+
 def default_slug(name: str) -> str:
     """``Team.Helpdesk.mcpdesc.yaml`` -> ``team-helpdesk``: the file name without its
     description extension, lower-cased, each run of other characters one hyphen."""
-    stem = _DESCRIPTION_SUFFIX.sub("", PurePosixPath(name).name)
-    return re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-")[:64].strip("-") or "server"
+    return hyphenated(_DESCRIPTION_SUFFIX.sub("", PurePosixPath(name).name), 64)
 
 
 def _descriptions(value: object, at: str, base: Path, problems: _Problems) -> tuple[PortalServer, ...] | None:

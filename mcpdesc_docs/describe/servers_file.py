@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from ..config import hyphenated
 from ..diagnostics import Diagnostic, error
 from ..errors import DescriptionError, ProjectError
 from ..rule_docs import RuleDoc
@@ -89,8 +90,7 @@ class ServersFile:
 def file_stem(name: str) -> str:
     """A server's name as a file name stem: lower-case ASCII letters and digits, runs of
     anything else one hyphen (so no name can lead out of the folder)."""
-    stem = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:_LONGEST_STEM].strip("-")
-    return stem or "server"
+    return hyphenated(name, _LONGEST_STEM)
 
 
 def _unique(stem: str, taken: set[str]) -> str:
