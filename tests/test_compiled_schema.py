@@ -20,8 +20,8 @@ from mcpdesc_docs.errors import DescriptionError
 from mcpdesc_docs.source.load import read_source
 from mcpdesc_docs.spec.schema import document_schema
 from mcpdesc_docs.spec.versions import SPEC_0_7_0, SPEC_0_8_0, SPEC_0_9_0_RC_3, Specification, detect
-from mcpdesc_docs.validation import compiled_schema, structural
-from mcpdesc_docs.validation.compiled_schema import SMALLEST_COMPILED, compiled_validity, compiled_verdict, rust_pattern
+from mcpdesc_docs.validation import structural
+from mcpdesc_docs.validation.compiled_schema import compiled_validity, rust_pattern, structure_is_valid
 from mcpdesc_docs.validation.linear_regex import LinearRegex, compile_linear
 
 from .hostile_documents import SMALL_HOSTILE_CASES
@@ -47,7 +47,7 @@ def jsonschema_says_valid(data: object, spec: Specification) -> bool:
 
 def check_agreement(data: object) -> None:
     for spec in SPECS:
-        assert compiled_verdict(data, spec) == jsonschema_says_valid(data, spec), spec.name
+        assert structure_is_valid(data, spec) == jsonschema_says_valid(data, spec), spec.name
 
 
 def test_every_schema_has_a_compiled_copy() -> None:
@@ -114,8 +114,8 @@ def test_mutated_documents_get_the_same_verdict(data: st.DataObject) -> None:
     check_agreement(mutated(data.draw(st.sampled_from(BASES)), data))
 
 
-def test_a_valid_large_document_is_decided_without_jsonschema(monkeypatch: pytest.MonkeyPatch) -> None:
-    document = description(SMALLEST_COMPILED)
+@pytest.mark.parametrize("document", [load_data(SAMPLE), description(100)], ids=["sample", "100 tools"])
+def test_a_valid_document_is_decided_without_jsonschema(monkeypatch: pytest.MonkeyPatch, document: Any) -> None:
     spec = detect(document).specification
     assert spec is not None
     monkeypatch.setattr(structural, "_validator", None)  # any use of jsonschema would fail
@@ -181,23 +181,12 @@ def test_ecma_patterns_ending_in_python_end_of_text_are_not_translated() -> None
 def test_a_final_newline_gets_the_same_verdict_in_a_large_document(name: str) -> None:
     data = load_data(SAMPLE)
     template = next(t for t in data["tools"] if t.get("elicitations"))
-    data["tools"] = [template] + [
-        {"name": f"filler_{i}", "inputSchema": {"type": "object"}} for i in range(SMALLEST_COMPILED)
-    ]
+    data["tools"] = [template] + [{"name": f"filler_{i}", "inputSchema": {"type": "object"}} for i in range(100)]
     template["elicitations"][0]["name"] = name
-    assert compiled_verdict(data, SPEC_0_9_0_RC_3) == jsonschema_says_valid(data, SPEC_0_9_0_RC_3)
-    assert compiled_schema.structure_is_valid(data, SPEC_0_9_0_RC_3) == (name == "ask")
+    assert jsonschema_says_valid(data, SPEC_0_9_0_RC_3) == (name == "ask")
+    assert structure_is_valid(data, SPEC_0_9_0_RC_3) == (name == "ask")
 
 
 @pytest.mark.parametrize("pattern", [r"^\d+$", r"^.+$", r"(?i)^a$", r"^a{2}$", r"^\w$", r"(?=a)a", r"^a$b", r"\bword"])
 def test_patterns_whose_meaning_may_differ_are_not_translated(pattern: str) -> None:
     assert rust_pattern(pattern) is None
-
-
-def test_small_documents_do_not_load_the_compiled_copy(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Loading it costs more than jsonschema takes for a small document.
-    document = load_data(SAMPLE)
-    spec = detect(document).specification
-    assert spec is not None
-    monkeypatch.setattr(compiled_schema, "compiled_verdict", None)  # any use would fail
-    assert structural.validate_structure(document, spec) == []

@@ -26,7 +26,7 @@ from .test_serve import get
 NOBODY = 65534
 
 WATCH_PROBE = """
-import io, os, sys, threading
+import io, os, platform, sys, threading
 from pathlib import Path
 from mcpdesc_docs.devserver.project import ProjectBuilder
 from mcpdesc_docs.devserver.server import DevServer
@@ -35,6 +35,8 @@ project = Path(sys.argv[1])
 NOBODY = int(sys.argv[2])
 server = DevServer(ProjectBuilder(project, out=io.StringIO(), err=sys.stderr), err=sys.stderr)
 assert server.rebuild()  # as root here: everything the pipeline imports is loaded
+# and what watchfiles imports when it starts (platform): the interpreter's own library
+# may be one nobody cannot read (a pyenv build in root's home).
 if os.geteuid() == 0:
     # Root reads every directory: watch as nobody, for whom the locked ones are locked.
     os.setgroups([])

@@ -48,6 +48,8 @@ all on its examples, whatever its shape."""
 
 OVER_BUDGET = "checking it would take more work than a description of this size may use"
 """Why a check was skipped for want of budget (the reason in its diagnostic)."""
+TOO_DEEP = "the schema is too deeply nested or self-referential to check"
+"""Why a schema check was skipped for want of stack."""
 
 
 class OutOfWork(Exception):
@@ -156,6 +158,7 @@ __all__ = [
     "REGEX_STEP_COST",
     "SCHEMA_FRAMES",
     "TEMPLATE_STEP_COST",
+    "TOO_DEEP",
     "Budget",
     "OutOfWork",
     "measure",

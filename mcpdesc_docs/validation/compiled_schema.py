@@ -1,8 +1,10 @@
 """A compiled (Rust) copy of our structural schema that only says "valid".
 
-jsonschema takes a quarter of a second to check 1,000 tools; jsonschema-rs takes a few
-milliseconds. Its "valid" is trusted only where it provably means jsonschema's "valid":
-formats are checked by jsonschema's own checkers (called back), and every pattern is
+jsonschema takes a quarter of a second to check 1,000 tools, and a tenth of a second to
+import; jsonschema-rs loads and compiles the schema in about 15 ms and checks 1,000 tools
+in a few more. Its "valid" is trusted only where it provably means jsonschema's "valid":
+formats are checked as jsonschema's checkers check them (:mod:`.formats`, called back),
+and every pattern is
 translated to a regular expression that matches exactly the strings the structural
 validator's own matching accepts (RE2 with ECMA-262's ``$`` for ``pattern``, Python's
 ``re.search`` for ``patternProperties``), or the compiled copy is not used at all. Any
@@ -14,15 +16,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cache, partial
+from functools import cache
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
-from ..kinds import KINDS
 from ..spec.schema import document_schema
 from ..spec.schema070 import document_schema_070
 from ..spec.versions import SPEC_0_7_0, Specification
+from . import formats as format_checks
 
 # Patterns whose meaning is the same in Python's re and the Rust regex crate: ASCII
 # literals and classes, groups, alternation and the quantifiers * + ?; `^` only first and
@@ -56,14 +56,21 @@ def rust_pattern(pattern: str, *, ecma_end: bool = False) -> str | None:
     return body
 
 
-class _Untranslatable(Exception):
-    pass
+class Untranslatable(Exception):
+    """A pattern outside the subset Python, RE2 and Rust read alike."""
 
 
-def _translated(schema: Any, formats: set[str]) -> Any:
-    """The schema with every pattern in Rust's terms; the formats it names collected."""
+def translated(schema: Any, formats: set[str], *, ecma_properties: bool = False) -> Any:
+    """The schema with every pattern in Rust's terms; the formats it names collected.
+    ``patternProperties`` keys are read as Python's ``re.search`` reads them, or, with
+    ``ecma_properties``, as RE2 with ECMA-262's ``$`` (how examples are checked).
+    Raises _Untranslatable for a pattern outside the subset both engines read alike."""
+
+    def inner(value: Any) -> Any:
+        return translated(value, formats, ecma_properties=ecma_properties)
+
     if isinstance(schema, list):
-        return [_translated(item, formats) for item in schema]
+        return [inner(item) for item in schema]
     if not isinstance(schema, dict):
         return schema
     result: dict[str, Any] = {}
@@ -71,27 +78,23 @@ def _translated(schema: Any, formats: set[str]) -> Any:
         if keyword == "pattern" and isinstance(value, str):
             result[keyword] = _rust_or_refuse(value, ecma_end=True)
         elif keyword == "patternProperties" and isinstance(value, dict):
-            result[keyword] = {_rust_or_refuse(key): _translated(sub, formats) for key, sub in value.items()}
+            result[keyword] = {_rust_or_refuse(key, ecma_end=ecma_properties): inner(sub) for key, sub in value.items()}
         elif keyword in ("properties", "$defs", "dependentSchemas") and isinstance(value, dict):
-            result[keyword] = {name: _translated(sub, formats) for name, sub in value.items()}
-        elif keyword in ("enum", "const") or keyword.startswith("x-"):
+            result[keyword] = {name: inner(sub) for name, sub in value.items()}
+        elif keyword in ("enum", "const", "default", "examples") or keyword.startswith("x-"):
             result[keyword] = value  # data, not schemas
         else:
             if keyword == "format" and isinstance(value, str):
                 formats.add(value)
-            result[keyword] = _translated(value, formats)
+            result[keyword] = inner(value)
     return result
 
 
 def _rust_or_refuse(pattern: str, *, ecma_end: bool = False) -> str:
     translated = rust_pattern(pattern, ecma_end=ecma_end)
     if translated is None:
-        raise _Untranslatable(pattern)
+        raise Untranslatable(pattern)
     return translated
-
-
-def _conforms(format_name: str, value: str) -> bool:
-    return bool(Draft202012Validator.FORMAT_CHECKER.conforms(value, format_name))
 
 
 @cache
@@ -103,31 +106,23 @@ def compiled_validity(spec: Specification) -> Callable[[Any], bool] | None:
     schema = document_schema_070() if spec == SPEC_0_7_0 else document_schema(spec)
     formats: set[str] = set()
     try:
-        translated = _translated(schema, formats)
+        rust_schema = translated(schema, formats)
+        if not formats <= set(format_checks.FORMATS):
+            return None  # a format we cannot check as jsonschema does
         validator = jsonschema_rs.Draft202012Validator(
-            translated,
+            rust_schema,
             validate_formats=True,
-            formats={name: partial(_conforms, name) for name in formats},
+            formats=format_checks.checkers(),
             offline=True,  # nothing is fetched: the schema has no remote references
         )
-    except (_Untranslatable, ValueError, jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError):
+    except (Untranslatable, ValueError, jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError):
         return None
     return validator.is_valid
-
-
-SMALLEST_COMPILED = 100
-"""Primitives from which the compiled copy pays: loading it costs about what jsonschema
-takes for 100 tools."""
 
 
 def structure_is_valid(data: object, spec: Specification) -> bool:
     """True only when the document is valid under the spec's structural schema (False means
     "ask jsonschema", not "invalid")."""
-    return _primitive_count(data) >= SMALLEST_COMPILED and compiled_verdict(data, spec)
-
-
-def compiled_verdict(data: object, spec: Specification) -> bool:
-    """The compiled copy's "valid", whatever the document's size (False: "ask jsonschema")."""
     is_valid = compiled_validity(spec)
     if is_valid is None:
         return False
@@ -135,9 +130,3 @@ def compiled_verdict(data: object, spec: Specification) -> bool:
         return bool(is_valid(data))
     except (ValueError, TypeError, OverflowError, RecursionError):  # data it cannot convert: ask jsonschema
         return False
-
-
-def _primitive_count(data: object) -> int:
-    if not isinstance(data, dict):
-        return 0
-    return sum(len(items) for kind in KINDS if isinstance(items := data.get(kind.collection), list))

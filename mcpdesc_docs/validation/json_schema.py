@@ -5,92 +5,107 @@ description many times compiles each distinct schema once.
 The schemas and the examples checked against them are untrusted: patterns are matched by
 RE2 and evaluation is paid for from the document's budget (:mod:`.schema_keywords`), and
 the recursive evaluator runs with fixed stack headroom, so a schema too deep or
-self-referential to evaluate makes the check incomplete instead of crashing it."""
+self-referential to evaluate makes the check incomplete instead of crashing it.
+
+Two engines share the work. jsonschema-rs (compiled) checks schemas against their
+meta-schema and, for schemas whose evaluation is provably bounded and means the same in
+both engines, examples against them: its "valid" is final. Anything else, and every
+"invalid", goes to jsonschema (:mod:`.schema_evaluation`), which words the problems: so
+a valid description is checked without importing jsonschema, and the diagnostics of an
+invalid one are jsonschema's, as before."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache, lru_cache, partial
-from typing import Any
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
-import referencing.exceptions
-from jsonschema import Draft7Validator, Draft202012Validator, FormatChecker
-from jsonschema.exceptions import SchemaError
-from jsonschema.protocols import Validator
-from referencing import Registry
-
 from ..source import pointer as jp
-from .budget import OVER_BUDGET, Budget, OutOfWork, stack_headroom
-from .linear_regex import is_regex
-from .schema_keywords import evaluating, linear_dialect
+from . import formats
+from .budget import TOO_DEEP, Budget, stack_headroom
+from .compiled_schema import Untranslatable, translated
 
-Dialect = type[Draft202012Validator] | type[Draft7Validator]
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
 
-DIALECTS: dict[str, Dialect] = {
-    "https://json-schema.org/draft/2020-12/schema": Draft202012Validator,
-    "https://json-schema.org/draft/2020-12/schema#": Draft202012Validator,
-    "http://json-schema.org/draft-07/schema": Draft7Validator,
-    "http://json-schema.org/draft-07/schema#": Draft7Validator,
+DRAFT_2020_12 = "2020-12"
+DRAFT_07 = "draft-07"
+
+DIALECTS: dict[str, str] = {
+    "https://json-schema.org/draft/2020-12/schema": DRAFT_2020_12,
+    "https://json-schema.org/draft/2020-12/schema#": DRAFT_2020_12,
+    "http://json-schema.org/draft-07/schema": DRAFT_07,
+    "http://json-schema.org/draft-07/schema#": DRAFT_07,
 }
 """The dialects Tool schemas may declare (MCP 2025-11-25 and later default to 2020-12)."""
+
+_META_SCHEMA_URIS = {
+    DRAFT_2020_12: "https://json-schema.org/draft/2020-12/schema",
+    DRAFT_07: "http://json-schema.org/draft-07/schema#",
+}
 
 MAX_ERRORS = 5
 MAX_REASONS = 3
 """Reasons for skipping parts of a check that are named; the others are counted."""
-
-TOO_DEEP = "the schema is too deeply nested or self-referential to check"
-
-_LINEAR: dict[Dialect, type[Validator]] = {
-    dialect: linear_dialect(dialect) for dialect in (Draft202012Validator, Draft7Validator)
-}
-"""Each dialect as examples are checked with it (see schema_keywords)."""
-
-
-def _safe_formats(dialect: Dialect) -> FormatChecker:
-    """The dialect's format checker, with the ``regex`` format (which schemas' patterns are
-    checked against, by the meta-schema) safe on untrusted patterns."""
-    checker = FormatChecker(formats=())
-    checker.checkers = {**dialect.FORMAT_CHECKER.checkers, "regex": (is_regex, ())}
-    return checker
-
-
-_META_FORMATS = {dialect: _safe_formats(dialect) for dialect in _LINEAR}
 
 COMPILED_META_NESTING = 1000
 """Nesting of a schema up to which the compiled meta-schema checks it: jsonschema-rs
 recurses on the machine stack (20,000 levels crashed the process; 6,000 did not), and a
 description is never deeper than 1,000 (``limits.max_depth``'s ceiling)."""
 
+COMPILED_CHECK_NESTING = 64
+"""Nesting of a schema, and of a value, up to which the compiled copy checks values:
+within it jsonschema evaluates every schema too (beyond, it may run out of stack and call
+the check incomplete, which the compiled copy must not contradict)."""
+
+COMPILED_PAIR_COST = 10
+"""What the compiled copy's check of a value is charged per (schema value, value) pair: a
+bound on its work (each part of a schema without references is applied at most once to
+each part of the value), priced at about 100 ns a pair."""
+
+NOT_COMPILED = frozenset(
+    {
+        "$ref",
+        "$dynamicRef",
+        "$recursiveRef",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "multipleOf",
+        "contentEncoding",
+        "contentMediaType",
+        "contentSchema",
+    }
+)
+"""Keywords with which values are checked by jsonschema only: references, through which
+evaluation is not bounded by the schema's size; ``unevaluated*``, which re-evaluate their
+siblings; ``multipleOf``, whose floating-point arithmetic differs between the engines; the
+content keywords, which jsonschema-rs asserts in draft-07 and jsonschema does not."""
+
 
 @cache
-def _compiled_meta_schema(dialect: Dialect) -> Callable[[Any], bool] | None:
-    """``is_valid`` of the dialect's meta-schema compiled by jsonschema-rs, or None if it
-    cannot be compiled. jsonschema checks a schema of 20,000 properties against the
-    meta-schema in 12 s (a descent per keyword, a URL join per ``$dynamicRef``);
-    jsonschema-rs in 0.04 s. Its formats are jsonschema's own checkers, called back, so
-    that its "valid" means what jsonschema's does."""
+def _compiled_meta_schema(dialect: str) -> Callable[[Any], bool] | None:
+    """``is_valid`` of the dialect's meta-schema compiled by jsonschema-rs (the copy it
+    carries), or None if it cannot be compiled. jsonschema checks a schema of 20,000
+    properties against the meta-schema in 12 s (a descent per keyword, a URL join per
+    ``$dynamicRef``); jsonschema-rs in 0.04 s. Its formats are checked as jsonschema
+    checks them (:mod:`.formats`), so that its "valid" means what jsonschema's does."""
     import jsonschema_rs
 
-    checker = _META_FORMATS[dialect]
-    formats: dict[str, Callable[..., bool]] = {name: partial(_conforms, checker, name) for name in checker.checkers}
+    uri = _META_SCHEMA_URIS[dialect]
     try:
         # Offline: the meta-schemas' own references are to meta-schemas it carries.
         validator = jsonschema_rs.validator_for(
-            dialect.META_SCHEMA, validate_formats=True, formats=formats, offline=True
+            {"$schema": uri, "$ref": uri}, validate_formats=True, formats=formats.checkers(), offline=True
         )
     except (ValueError, jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError):
         return None
     return validator.is_valid
 
 
-def _conforms(checker: FormatChecker, format_name: str, value: str) -> bool:
-    return checker.conforms(value, format_name)
-
-
-def _meta_schema_accepts(dialect: Dialect, schema: object) -> bool:
+def _meta_schema_accepts(dialect: str, schema: object) -> bool:
     """True only when the schema is valid under the dialect's meta-schema (False: ask
     jsonschema, which then words the problem)."""
     is_valid = _compiled_meta_schema(dialect)
@@ -117,8 +132,14 @@ def _nesting_at_most(value: object, levels: int) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Compiled:
-    validator: Validator | None
+    dialect: str | None
     """None when the schema cannot be used (unsupported dialect or invalid)."""
+    text: str = ""
+    """The schema's canonical JSON text (what jsonschema's evaluator is built from)."""
+    compiled_check: Callable[[Any], bool] | None = None
+    """jsonschema-rs's ``is_valid`` where its verdict is final (see NOT_COMPILED)."""
+    size: int = 0
+    """Values in the schema: what bounds the compiled check's work."""
     unsupported_dialect: str | None = None
     invalid: str | None = None
     """Why the schema is not a valid schema of its dialect."""
@@ -126,6 +147,15 @@ class Compiled:
     """(pointer inside the schema, $ref) for references that would need a download."""
     unchecked: str | None = None
     """Why the schema itself could not be checked (then it is not used either)."""
+
+    @property
+    def validator(self) -> Validator | None:
+        """jsonschema's budgeted evaluator of the schema (imports jsonschema), or None."""
+        if self.dialect is None:
+            return None
+        from .schema_evaluation import evaluator
+
+        return evaluator(self.text, self.dialect)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,31 +236,71 @@ def _resolves(schema: object, ref: str, anchors: set[str]) -> bool:
     return True
 
 
+def _compiled_check(schema: object, dialect: str) -> tuple[Callable[[Any], bool] | None, int]:
+    """jsonschema-rs's ``is_valid`` for values of ``schema`` where its verdict is final
+    (None elsewhere), and the schema's size."""
+    size, deepest, keys = _shape(schema)
+    if deepest > COMPILED_CHECK_NESTING or keys & NOT_COMPILED:
+        return None, size
+    import jsonschema_rs
+
+    try:
+        # Patterns only in the subset RE2 (which jsonschema's side matches with) and Rust's
+        # linear regex crate read alike.
+        rust_schema = translated(schema, set(), ecma_properties=True)
+        engine = jsonschema_rs.Draft7Validator if dialect == DRAFT_07 else jsonschema_rs.Draft202012Validator
+        validator = engine(
+            rust_schema, validate_formats=False, offline=True, pattern_options=jsonschema_rs.RegexOptions()
+        )
+    except (Untranslatable, ValueError, TypeError, OverflowError, jsonschema_rs.ValidationError):
+        return None, size
+    except jsonschema_rs.ReferencingError:
+        return None, size
+    return validator.is_valid, size
+
+
+def _shape(value: object) -> tuple[int, int, set[str]]:
+    """(values, deepest nesting, every object key) of a JSON value, iteratively."""
+    size = deepest = 0
+    keys: set[str] = set()
+    stack = [(value, 0)]
+    while stack:
+        current, depth = stack.pop()
+        size += 1
+        deepest = max(deepest, depth)
+        if isinstance(current, Mapping):
+            keys.update(current)
+            stack.extend((item, depth + 1) for item in current.values())
+        elif isinstance(current, list):
+            stack.extend((item, depth + 1) for item in current)
+    return size, deepest, keys
+
+
 @lru_cache(maxsize=512)
 def _compile(text: str) -> Compiled:
     schema = json.loads(text)
     refs = tuple(sorted(external_refs(schema)))
     declared = schema.get("$schema") if isinstance(schema, dict) else None
     if declared is None:
-        cls: Dialect = Draft202012Validator
+        dialect = DRAFT_2020_12
     elif isinstance(declared, str) and declared in DIALECTS:
-        cls = DIALECTS[declared]
+        dialect = DIALECTS[declared]
     else:
         return Compiled(None, unsupported_dialect=str(declared), external_refs=refs)
-    try:
-        if not _meta_schema_accepts(cls, schema):
-            cls.check_schema(schema, format_checker=_META_FORMATS[cls])
-    except SchemaError as exc:
-        where = "/".join(str(p) for p in exc.absolute_path)
-        return Compiled(None, invalid=f"{exc.message}" + (f" (at {where})" if where else ""), external_refs=refs)
+    if not _meta_schema_accepts(dialect, schema):
+        from .schema_evaluation import meta_schema_problem
+
+        problem = meta_schema_problem(dialect, schema)
+        if problem is not None:
+            return Compiled(None, invalid=problem, external_refs=refs)
     anchors = _anchors(schema)  # once: walking the schema per "#name" reference is quadratic
     for at, ref in _local_refs(schema):
         if not _resolves(schema, ref, anchors):
             return Compiled(
                 None, invalid=f"$ref {ref!r} at {at or '/'} points at nothing in the schema", external_refs=refs
             )
-    # An empty registry: a reference outside the schema is never retrieved.
-    return Compiled(_LINEAR[cls](schema, registry=Registry()), external_refs=refs)
+    check, size = _compiled_check(schema, dialect)
+    return Compiled(dialect, text, check, size, external_refs=refs)
 
 
 def compile_schema(schema: object) -> Compiled:
@@ -245,27 +315,41 @@ def compile_schema(schema: object) -> Compiled:
             return Compiled(None, unchecked=TOO_DEEP, external_refs=tuple(sorted(external_refs(schema))))
 
 
+def _compiled_verdict(compiled: Compiled, instance: Any, budget: Budget) -> bool:
+    """True when the compiled copy finds ``instance`` valid, paying its bound from
+    ``budget``; False for "ask jsonschema" (invalid, unaffordable, too deep, unconvertible)."""
+    if compiled.compiled_check is None:
+        return False
+    values, deepest, _ = _shape(instance)
+    if deepest > COMPILED_CHECK_NESTING:
+        return False
+    # uniqueItems too: jsonschema-rs hashes the items (80,000 objects in 0.02 s).
+    cost = COMPILED_PAIR_COST * compiled.size * values
+    if cost > budget.remaining:
+        return False  # jsonschema's side checks what it can and says what it could not
+    try:
+        valid = bool(compiled.compiled_check(instance))
+    except (ValueError, TypeError, OverflowError):  # a number or string it cannot convert
+        return False
+    if valid:
+        budget.spend(cost)
+    return valid
+
+
 def check_instance(compiled: Compiled, instance: Any, budget: Budget) -> InstanceCheck:
     """Check ``instance`` against the schema, spending from ``budget``."""
-    if compiled.validator is None:
+    if compiled.dialect is None:
         return InstanceCheck([])
-    errors: list[InstanceError] = []
-    with evaluating(budget) as evaluation, stack_headroom():
-        try:
-            for problem in compiled.validator.iter_errors(instance):
-                errors.append(InstanceError(tuple(problem.absolute_path), problem.message))
-                if len(errors) >= MAX_ERRORS:
-                    break
-        except referencing.exceptions.Unresolvable:
-            return InstanceCheck([], unresolvable=True)
-        except RecursionError:
-            evaluation.note(TOO_DEEP)
-        except OutOfWork:
-            evaluation.note(OVER_BUDGET)
-    reasons = list(evaluation.unchecked)
+    if _compiled_verdict(compiled, instance, budget):
+        return InstanceCheck([])
+    from .schema_evaluation import evaluator, problems
+
+    found, reasons, unresolvable = problems(evaluator(compiled.text, compiled.dialect), instance, budget, MAX_ERRORS)
+    if unresolvable:
+        return InstanceCheck([], unresolvable=True)
     if len(reasons) > MAX_REASONS:  # a schema may hold thousands of unmatchable patterns
         reasons[MAX_REASONS:] = [f"{len(reasons) - MAX_REASONS} more parts could not be checked"]
-    return InstanceCheck(errors, tuple(reasons))
+    return InstanceCheck([InstanceError(path, message) for path, message in found], tuple(reasons))
 
 
 __all__ = [

@@ -1,5 +1,8 @@
 """Structural validation: our JSON Schema, with each failure turned into one diagnostic
-that names the spec rule it breaks (not jsonschema's raw text)."""
+that names the spec rule it breaks (not jsonschema's raw text).
+
+A valid document is decided by the compiled copy (:mod:`.compiled_schema`); jsonschema is
+imported only to word what is wrong with an invalid one."""
 
 from __future__ import annotations
 
@@ -7,11 +10,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache
-from typing import Any, cast
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
-from jsonschema.protocols import Validator
+from typing import TYPE_CHECKING, Any, cast
 
 from ..diagnostics import Diagnostic, error
 from ..kinds import BY_NAME
@@ -23,8 +22,11 @@ from .compiled_schema import structure_is_valid
 from .findings import MAX_FINDINGS, too_many_findings
 from .locations import MEMBERS_RULE, object_kind
 from .rule_ids import COMPONENT_REFERENCES, EXTENSION_PLACEMENT, INPUT_SCHEMA_MEMBERS, PROTOCOL_SCOPE_CONSISTENCY
-from .schema_keywords import extend_dialect, pattern, unique_items
 from .suggest import did_you_mean
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
 
 # The rule ids a schema failure is reported under besides the members rules (locations.py).
 _SUPPORTED_VERSIONS = "mcpdesc.protocol-versions.supported"
@@ -50,23 +52,27 @@ STRUCTURAL_RULES: frozenset[str] = frozenset(
 """Every rule id a structural failure of a 0.8.0 or 0.9.0-rc.3 document can carry."""
 
 
-# jsonschema's uniqueItems compares objects pairwise: 4,000 of them in protocolVersions
-# took 17 s. Our schema's patterns are written as ECMA-262 reads them, where `$` is the
-# end of the text; Python's re also lets it match before a final newline, so that
-# `name: "tool\n"` would pass `^[A-Za-z0-9._-]+$`. RE2 (which examples' patterns run on
-# already) reads `$` as ECMA-262 does. Every other keyword is jsonschema's.
-_Structural = extend_dialect(Draft202012Validator, {"uniqueItems": unique_items, "pattern": pattern})
-
-
 @cache
 def _validator(spec: Specification) -> Validator:
+    from jsonschema import Draft202012Validator
+
+    from .schema_keywords import extend_dialect, pattern, unique_items
+
+    # jsonschema's uniqueItems compares objects pairwise: 4,000 of them in protocolVersions
+    # took 17 s. Our schema's patterns are written as ECMA-262 reads them, where `$` is the
+    # end of the text; Python's re also lets it match before a final newline, so that
+    # `name: "tool\n"` would pass `^[A-Za-z0-9._-]+$`. RE2 (which examples' patterns run on
+    # already) reads `$` as ECMA-262 does. Every other keyword is jsonschema's.
+    structural = extend_dialect(Draft202012Validator, {"uniqueItems": unique_items, "pattern": pattern})
     schema = document_schema_070() if spec == SPEC_0_7_0 else document_schema(spec)
-    return _Structural(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    return structural(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
 def validate_structure(data: object, spec: Specification) -> list[Diagnostic]:
     if structure_is_valid(data, spec):  # compiled, proven to agree; jsonschema explains the rest
         return []
+    from jsonschema.exceptions import best_match
+
     diagnostics: dict[tuple[str | None, str, str], Diagnostic] = {}
     for raw in _validator(spec).iter_errors(cast(Any, data)):
         if len(diagnostics) >= MAX_FINDINGS:  # jsonschema finds them lazily: stop asking
