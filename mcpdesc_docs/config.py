@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 from .diagnostics import Diagnostic, error
 from .errors import DescriptionError, ProjectError, UsageError
+from .records import record
 from .resources import available_themes
 from .rule_docs import RuleDoc
 from .source import pointer as jp
@@ -45,7 +46,7 @@ class ConfigError(ProjectError):
     """The configuration file is wrong (exit 2); every problem is a located diagnostic."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PortalServer:
     """One description of a portal (``descriptions:``), as the config names it."""
 
@@ -69,14 +70,14 @@ _GLOB_MAGIC = re.compile(r"[*?\[]")
 _DESCRIPTION_SUFFIX = re.compile(r"(?:\.mcpdesc)?\.(?:ya?ml|json)$", re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ThemeConfig:
     name: str = "default"
     custom_dir: Path | None = None
     """A directory whose templates and assets override the theme's."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Config:
     description: Path
     """The description file to document."""

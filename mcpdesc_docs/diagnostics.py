@@ -7,12 +7,13 @@ import json
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import PurePath
 from typing import TextIO
 from urllib.parse import quote
 
 from . import __version__
+from .records import record
 
 MAX_SHOWN_PER_RULE = 100
 """Diagnostics of one rule id that a report shows (text, github) or lists (json)."""
@@ -26,7 +27,7 @@ class Severity(enum.Enum):
     WARNING = "warning"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Diagnostic:
     """One problem found in a description, located by JSON Pointer and source position."""
 
@@ -222,7 +223,7 @@ def write_json(stream: TextIO, value: object) -> None:
 # --- reports ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Shown:
     """What a report shows of a list of diagnostics, and how many it leaves out."""
 
@@ -381,7 +382,7 @@ def format_github(diagnostics: Sequence[Diagnostic]) -> str:
     return "".join(line + "\n" for line in lines) + report.omitted_line()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RuleHelp:
     """What a SARIF log says about a rule, from the rule reference (``mcpdesc-docs rules``)."""
 

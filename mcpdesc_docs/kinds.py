@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Kind:
     name: str
     """``tool``, ``resource``, ``resource-template`` or ``prompt``: the name rule ids, page

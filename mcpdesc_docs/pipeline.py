@@ -21,7 +21,7 @@ HTML, a compiled pattern, a highlighted snippet) stays in the functions' own bou
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,6 +31,7 @@ from .model.changelog import ChangeLog, build_changelog
 from .model.primitives import PageCache
 from .model.site import Site
 from .model.urls import slugify
+from .records import record
 from .render.data_text import ItemTexts, json_text, yaml_download_text
 from .render.pages import Download, Parallel, RenderCache, Sink, render_site
 from .render.theme import load_theme
@@ -48,7 +49,7 @@ if TYPE_CHECKING:  # imported when a project names a previous description (chang
     from .diff.load import Side
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BuildOutcome:
     validation: ValidationResult
     files: dict[str, bytes] | None

@@ -6,12 +6,12 @@ points to it."""
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
 
 from .diagnostics import Severity
+from .records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RuleDoc:
     """A rule's explanation. ``bad`` and ``good`` are YAML fragments of a description: the
     top-level members they hold replace those of a minimal valid description (the one

@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "mcpdesc_docs"
 # The pipeline, in order. A module may import from its own layer and earlier ones only.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("__init__",),
-    ("errors", "diagnostics", "kinds", "resources", "rule_docs", "process_switches"),
+    ("errors", "diagnostics", "kinds", "records", "resources", "rule_docs", "process_switches"),
     ("source",),
     ("spec",),
     ("validation",),
@@ -145,7 +145,9 @@ def test_the_tree_tells_the_pipeline() -> None:
     packages = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").is_file()}
     top_level = sorted(p.name for p in PACKAGE.glob("*.py"))
     assert packages >= STAGE_PACKAGES
-    assert len(top_level) <= 12, top_level
+    # The entry points, the pipeline, and the small leaves every stage shares (errors,
+    # diagnostics, kinds, records...): anything bigger is a stage package.
+    assert len(top_level) <= 13, top_level
     assert {"cli.py", "pipeline.py"} <= set(top_level)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 from urllib.parse import quote
@@ -19,12 +19,13 @@ from ..pipeline import render_description
 from ..publish.ghpages import Published, Target, branch_file, prepare, publish
 from ..publish.versioned import VersionedChange, branch_versions, publish_versioned
 from ..publish.versions import MAX_VERSIONS_FILE, VERSIONS_FILE, check_name
+from ..records import record
 from ..render.version_menu import VersionMenu
 from . import portal
 from .validate import report
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class VersionOptions:
     """``--version``, ``--alias``, ``--title``, ``--delete-version`` and ``--set-default``."""
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from .. import __version__
 from ..errors import UsageError
+from ..records import record
 from ..spec.revisions import COMPLETE_VALIDATION_FLOOR, REVISIONS
 from .budget import Budget, DescribeError
 from .session import ServerError, Session
@@ -103,7 +104,7 @@ def requirement(units: list[Path_]) -> dict[str, Any]:
     return result
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Target:
     """The server the user named: a command to start, or a URL to connect to."""
 

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from ..config import hyphenated
 from ..diagnostics import Diagnostic, error
 from ..errors import DescriptionError, ProjectError
+from ..records import record
 from ..rule_docs import RuleDoc
 from ..source import pointer as jp
 from ..source.limits import Limits
@@ -54,7 +55,7 @@ _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _LINE_BREAKING = re.compile(r"[\r\n\x00]")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NamedServer:
     """One server of the file, and where it is written there."""
 

@@ -4,14 +4,14 @@ free of the pipeline (MkDocs gives its live-reload server a builder callback the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from ..diagnostics import Diagnostic
+from ..records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rebuild:
     """The outcome of one build: the site's files, or why there are none."""
 

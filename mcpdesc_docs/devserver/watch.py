@@ -6,10 +6,11 @@ import os
 import queue
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from watchfiles import Change, DefaultFilter, watch
+
+from ..records import record
 
 ChangeBatch = set[tuple[Change, str]]
 
@@ -47,7 +48,7 @@ class ChangeFilter(DefaultFilter):
         return sorted({path for change, path in batch if self(change, path)})
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class WatchRoots:
     """What to ask the operating system to watch."""
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
+
+from ..records import record
 
 
 class Level(Enum):
@@ -28,7 +30,7 @@ ABSENT: object = type("Absent", (), {"__repr__": lambda self: "absent"})()
 """The value of a member on the side where it does not exist."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Change:
     level: Level
     code: str

@@ -6,10 +6,10 @@ example that no longer fits its schema says nothing about what changed for a cli
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import DescriptionError, ProjectError
+from ..records import record
 from ..source.git_spec import GIT_PREFIX
 from ..source.limits import DEFAULT_LIMITS, Limits
 from ..source.load import Source, format_of, parse_bytes, read_source
@@ -17,7 +17,7 @@ from ..validation.validator import validate_source
 from .view import View, view_of
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Side:
     name: str
     """How reports name it: the path, or ``git:REF:PATH``."""

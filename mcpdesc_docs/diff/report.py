@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from ..diagnostics import github_command, printable
+from ..records import record
 from .change import ABSENT, Change, Level, verdict
 from .load import Side
 from .values import clipped_json
@@ -20,7 +20,7 @@ MAX_LISTED = 1000
 LEVELS = (Level.BREAKING, Level.NON_BREAKING, Level.DOCUMENTATION)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Report:
     old: Side
     new: Side

@@ -13,9 +13,9 @@ nodes with a budget, and stops at a cycle.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from ..records import record
 from ..source import pointer as jp
 from ..validation.document import as_object
 from .change import ABSENT, Level
@@ -55,7 +55,7 @@ HANDLED = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SchemaChange:
     level: Level
     code: str

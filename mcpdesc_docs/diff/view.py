@@ -10,10 +10,10 @@ followed value is where it lives, in the component.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ..kinds import BY_NAME
+from ..records import record
 from ..source import pointer as jp
 from ..validation.document import Document, Primitive, as_list, as_object
 
@@ -21,7 +21,7 @@ PrimitiveKey = tuple[str, str]
 """(kind name, identity)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Declared:
     """One declaration of a primitive (one variant), with its references followed."""
 
@@ -36,7 +36,7 @@ class Declared:
         return self.places.get(member, jp.join(self.pointer, member))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class View:
     data: Mapping[str, Any]
     root_scope: tuple[str, ...]

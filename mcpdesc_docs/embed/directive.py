@@ -12,11 +12,10 @@ and shows as a plain code block wherever the extension is not installed (GitHub)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import yaml
 
 from ..kinds import BY_COLLECTION, BY_NAME, KINDS
+from ..records import record
 
 PRIMITIVE_OPTIONS: dict[str, str] = {kind.name: kind.name for kind in KINDS}
 """``tool: NAME``, ``resource: NAME``, ``resource-template: NAME``, ``prompt: NAME``."""
@@ -29,7 +28,7 @@ class DirectiveError(ValueError):
     """A block whose options cannot be read (its message says which and why)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Selection:
     path: str
     """The description, relative to the extension's ``base_dir``."""

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from markupsafe import escape
+
+from ..records import record
 
 SITE_LINK = "mcpdesc-site:"
 """What ``url(target)`` returns while a body is rendered for a host page: a scheme no text
@@ -33,7 +34,7 @@ def page_prefix(path: str) -> str:
     return "mcpdesc-" + path.removesuffix(".html").replace("/", "-")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Fitting:
     shown: Mapping[str, str]
     """The site pages this block shows, by site path: their prefixes."""

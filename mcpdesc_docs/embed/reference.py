@@ -5,7 +5,6 @@ primitives rendered by the site's own template of a page body
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
@@ -17,6 +16,7 @@ from ..errors import UsageError
 from ..kinds import BY_NAME, KINDS
 from ..model.builder import build_site
 from ..model.site import Page, Site
+from ..records import record
 from ..render.pages import located_template_errors, page_environment
 from ..render.theme import load_theme
 from ..validation.validator import validate_file
@@ -38,7 +38,7 @@ class EmbedError(Exception):
     problems as located diagnostics)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Described:
     site: Site
     warnings: str

@@ -7,10 +7,10 @@ so a component's "used N times" counts exactly the references the pages show.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from ..kinds import BY_NAME
+from ..records import record
 from ..source import pointer as jp
 from ..validation.document import Document, Primitive, as_object
 from ..validation.document import Elicitation as DeclaredElicitation
@@ -24,7 +24,7 @@ REPEAT_FLOOR = 2_000_000
 """... and in any case (so small descriptions never link)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class UseSite:
     """A place where the description may write a ``$componentRef`` instead of a value."""
 

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from ..records import record
 from ..validation.document import Document, Elicitation
 from .components import Repeats
 from .site import SecurityView, Transport
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BuildContext:
     """Made once per build (``builder.build_context``), before any page: an area that needs
     the transports or the tag catalogue finds them here, already built, whatever order the

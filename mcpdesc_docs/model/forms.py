@@ -9,9 +9,9 @@ arrays (``items.enum`` or titled ``items.anyOf``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..records import record
 from .schema_tree import number_text
 
 Control = Literal["text", "email", "url", "date", "datetime-local", "number", "checkbox", "select", "select-multiple"]
@@ -19,7 +19,7 @@ Control = Literal["text", "email", "url", "date", "datetime-local", "number", "c
 _STRING_FORMATS: dict[str, Control] = {"email": "email", "uri": "url", "date": "date", "date-time": "datetime-local"}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Option:
     value: str
     label: str
@@ -27,7 +27,7 @@ class Option:
     selected: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FormField:
     name: str
     """The property name: the control's ``name``."""
@@ -59,7 +59,7 @@ class FormField:
         return self.name
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FormPreview:
     fields: tuple[FormField, ...]
 

@@ -13,11 +13,12 @@ import json
 import re
 import shlex
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 from urllib.parse import quote
 
 from ..diagnostics import visible, visible_json
+from ..records import record
 from .links import CURSOR_INSTALL, VSCODE_INSTALL
 
 PANELS = 4
@@ -34,7 +35,7 @@ _KEY_UNSAFE = re.compile(r"[^a-z0-9]+")
 _URL_TYPES = {"streamable-http": "http", "sse": "sse"}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Secret:
     """An environment variable the reader supplies."""
 
@@ -48,7 +49,7 @@ class Secret:
     password: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ClientSetup:
     client: str
     """One of ``CLIENTS``."""
@@ -60,7 +61,7 @@ class ClientSetup:
     """A one-click install link, made here and nowhere else (``links.CURSOR_INSTALL``...)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Install:
     key: str
     """The server's name in configurations: lower case, no spaces."""

@@ -11,9 +11,8 @@ tags as tools, and every page listing every tag is quadratic too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..kinds import BY_NAME, KIND_NAMES
+from ..records import record
 from .site import Page, Site, Tag
 
 FULL_LIMIT = 150
@@ -24,7 +23,7 @@ GROUP_WINDOW = 12
 """Groups (tag headings) shown on each side of the current one in a compact sidebar."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NavGroup:
     tag: Tag | None
     href: str
@@ -34,7 +33,7 @@ class NavGroup:
     """The union of the pages' scopes (for the protocol-version view of a collapsed group)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NavGroupView:
     group: NavGroup
     shown: tuple[Page, ...]
@@ -58,7 +57,7 @@ class NavGroupView:
         return self.group.scope_attribute
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NavKindView:
     kind: str
     title: str

@@ -8,13 +8,14 @@ the MCP Inspector shows them), so a mark says whether it was declared or only im
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from ..records import record
 
 DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
 """MCP's values for the behaviour hints a tool leaves out."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RiskMark:
     key: str
     """``read-only``, ``destructive``, ``non-destructive``, ``idempotent`` or ``open-world``;

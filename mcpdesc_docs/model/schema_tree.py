@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..records import record
 from ..source import pointer as jp
 from .urls import UniqueNames
 
@@ -29,7 +29,7 @@ in its JSON view anyway, and the page stays a bounded size)."""
 _COMBINATORS = (("oneOf", "exactly one of"), ("anyOf", "any of"), ("allOf", "all of"))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SchemaRow:
     name: str
     """Property name, or a structural label ("items", "additional properties", "option 1")."""
@@ -67,7 +67,7 @@ MAX_NESTED = 6
 """Levels of rows folded into groups of their own; deeper rows stay in their group, indented."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RowGroup:
     """A row and the rows nested under it (its properties, items or options), which a
     table folds (``<details>``), so a deep schema reads as an outline."""
@@ -107,7 +107,7 @@ def group_rows(rows: tuple[SchemaRow, ...] | list[SchemaRow]) -> tuple[RowGroup,
     return tuple(top)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ShownElsewhere:
     """A component used again where showing it in full once more would outgrow the site's
     budget for repeats (``components.Repeats``): this use links to the first one."""
@@ -120,7 +120,7 @@ class ShownElsewhere:
     """The name of the page it is shown on."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SchemaTree:
     rows: tuple[SchemaRow, ...]
     root_types: tuple[str, ...]

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..kinds import BY_NAME
+from ..records import record
 from .forms import FormPreview
 from .install import Install
 from .risk import RiskMark, risk_marks
@@ -24,7 +25,7 @@ from .schema_tree import SchemaTree, ShownElsewhere
 # --- small shared pieces ---------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Scope:
     versions: tuple[str, ...]
     explicit: bool
@@ -36,7 +37,7 @@ class Scope:
         return " ".join(self.versions)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class JsonItem:
     """A labelled value shown as data (extensions, ``_meta``, example payloads)."""
 
@@ -44,7 +45,7 @@ class JsonItem:
     json: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Icon:
     src: str
     mime_type: str | None
@@ -53,7 +54,7 @@ class Icon:
     extensions: tuple[JsonItem, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Link:
     """A URL from the description. It becomes a hyperlink only when ``safe``."""
 
@@ -61,14 +62,14 @@ class Link:
     safe: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TagRef:
     name: str
     anchor: str
     declared: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Hint:
     """A tool's behaviour hint that the description sets (``readOnlyHint: true``)."""
 
@@ -81,7 +82,7 @@ class Hint:
         return f"{self.key}: {'true' if self.value else 'false'}"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ResourceAnnotation:
     """A resource annotation with a defined meaning."""
 
@@ -94,26 +95,26 @@ class ResourceAnnotation:
 # --- security --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RequirementTerm:
     scheme: str
     scopes: tuple[str, ...]
     anchor: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Alternative:
     terms: tuple[RequirementTerm, ...]
     """All must hold; empty means anonymous access is an accepted alternative."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Requirement:
     alternatives: tuple[Alternative, ...]
     """Any one suffices. Empty: authentication explicitly not required (``security: []``)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TransportSecurity:
     transport_type: str | None
     """The transport's ``type``; None on the entry for every other transport (origin ``root``)."""
@@ -123,7 +124,7 @@ class TransportSecurity:
     listed beside the transports that replace it)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SecurityView:
     origin: str
     """own | cleared | inherited | none."""
@@ -142,7 +143,7 @@ class SecurityView:
     """With ``listed_at``: whether some transports replace the server's requirement."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class OAuthFlow:
     kind: str
     """``authorizationCode``, ``clientCredentials``, ``implicit`` or ``password``."""
@@ -153,7 +154,7 @@ class OAuthFlow:
     extensions: tuple[JsonItem, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SecurityScheme:
     name: str
     anchor: str
@@ -168,7 +169,7 @@ class SecurityScheme:
 # --- server-level pieces ---------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Transport:
     """One way to connect. The values a reader copies (url, command, args, command_line,
     env) have their invisible and direction-changing characters written as visible escapes
@@ -195,14 +196,14 @@ class Transport:
     """The install panel's tabs; None after the first ``install.PANELS`` transports."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CapabilityFlag:
     name: str
     """A flag with a defined meaning: ``listChanged`` or ``subscribe``."""
     value: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CapabilityEntry:
     name: str
     flags: tuple[CapabilityFlag, ...]
@@ -210,7 +211,7 @@ class CapabilityEntry:
     """The value as data when it carries more than the flags."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CapabilitySet:
     anchor: str
     scope: Scope
@@ -218,7 +219,7 @@ class CapabilitySet:
     extensions: tuple[JsonItem, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Tag:
     name: str
     anchor: str
@@ -228,7 +229,7 @@ class Tag:
     """The tag's page, e.g. ``tags/reporting.html``."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Contact:
     name: str | None
     url: Link | None
@@ -236,14 +237,14 @@ class Contact:
     extensions: tuple[JsonItem, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class License:
     name: str
     url: Link | None
     extensions: tuple[JsonItem, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Server:
     name: str
     title: str
@@ -257,7 +258,7 @@ class Server:
     extensions: tuple[JsonItem, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Component:
     namespace: str
     name: str
@@ -270,7 +271,7 @@ class Component:
 # --- primitives ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Elicitation:
     name: str
     anchor: str
@@ -290,7 +291,7 @@ class Elicitation:
     """Set (with no form or JSON) when the schema's component is shown on another page."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CodeSample:
     """The request written for one client: ``key`` is ``jsonrpc``, ``python`` (the Python
     SDK), ``typescript`` (the TypeScript SDK) or ``curl`` (an HTTP transport)."""
@@ -301,7 +302,7 @@ class CodeSample:
     """What ``highlight`` is asked for (``json``; others are shown plain)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RequestSample:
     """The JSON-RPC request a client sends to use a primitive."""
 
@@ -314,7 +315,7 @@ class RequestSample:
     """The same request as each client writes it, the JSON-RPC message first."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ExamplePart:
     key: str
     """The example member shown: ``uri``, ``input``, ``arguments`` or ``result``; or
@@ -327,7 +328,7 @@ class ExamplePart:
     """``embedded`` parts: the text's ``mimeType``."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ResultBlock:
     """One piece of an example's result as a reader reads it (``results.py``)."""
 
@@ -344,7 +345,7 @@ class ResultBlock:
     name: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Example:
     name: str
     anchor: str
@@ -358,7 +359,7 @@ class Example:
     """Set (with no parts) when the example's component is shown on another page."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Step:
     number: int
     type: str
@@ -378,7 +379,7 @@ class Step:
     extensions: tuple[JsonItem, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class InteractionExample:
     name: str
     anchor: str
@@ -389,7 +390,7 @@ class InteractionExample:
     extensions: tuple[JsonItem, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CompletionExample:
     name: str
     anchor: str
@@ -404,7 +405,7 @@ class CompletionExample:
     extensions: tuple[JsonItem, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PromptArgument:
     name: str
     title: str | None
@@ -413,7 +414,7 @@ class PromptArgument:
     extensions: tuple[JsonItem, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Variant:
     """One declaration. Several share a page when they declare the same identity for
     disjoint protocol scopes."""
@@ -468,7 +469,7 @@ def newest(variant: Variant) -> str:
     return max(variant.scope.versions, default="")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Change:
     """One facet a variant changes from the variant before it."""
 
@@ -484,7 +485,7 @@ class Change:
     has none), ``removed`` (this one has none) or ``changed``."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class VariantChanges:
     against: tuple[str, ...]
     """The protocol versions of the variant compared with (the one before)."""
@@ -499,7 +500,7 @@ class VariantChanges:
         return all(change.facet != facet for change in self.changes)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Page:
     kind: str
     name: str
@@ -560,7 +561,7 @@ class Page:
 CHANGES_PATH = "changes.html"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChangeEntry:
     level: str
     """``breaking``, ``non-breaking`` or ``documentation``."""
@@ -574,7 +575,7 @@ class ChangeEntry:
     new_value: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChangeGroup:
     """The changes of one primitive (or of the server itself), in the order of seriousness."""
 
@@ -588,7 +589,7 @@ class ChangeGroup:
     entries: tuple[ChangeEntry, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChangeLog:
     since: str
     """What the page says the changes are since: the previous ``info.version``, else the
@@ -606,7 +607,7 @@ class ChangeLog:
         return sum(n for _, n in self.counts)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Site:
     server: Server
     specification: str

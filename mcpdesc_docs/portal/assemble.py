@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -17,6 +17,7 @@ from .. import __version__
 from ..config import Config, ThemeConfig
 from ..kinds import BY_NAME, KIND_NAMES, KINDS
 from ..model.urls import slugify
+from ..records import record
 from ..render.pages import (
     RelativeLinks,
     Sink,
@@ -38,7 +39,7 @@ RISK_TONES = {"read-only": "ok", "destructive": "danger", "non-destructive": "ne
 RISK_TONES["open-world"] = "warn"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PortalSettings:
     """What the portal's own pages are made with (a shard records it for ``merge``)."""
 
@@ -64,7 +65,7 @@ class PortalSettings:
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.__slots__}
+        return {item.name: getattr(self, item.name) for item in fields(self)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PortalSettings:
@@ -74,7 +75,7 @@ class PortalSettings:
         return load_theme(ThemeConfig(self.theme, Path(self.custom_dir) if self.custom_dir else None))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rejected:
     """A description left out of the portal, and why (its diagnostics as JSON values)."""
 

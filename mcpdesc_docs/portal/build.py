@@ -14,6 +14,7 @@ from pathlib import Path
 from ..config import Config, PortalServer
 from ..diagnostics import Diagnostic
 from ..output import StagedSite
+from ..records import record
 from ..render.parallel import map_in_workers
 from .assemble import PAGES_FILE, PortalSettings, Rejected, Reuse, assemble, static_files
 from .entry import ENTRY_FILE, ServerEntry
@@ -25,7 +26,7 @@ SHARD_FILE = "portal-shard.json"
 servers and its rejected descriptions. Not part of the merged site."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Planned:
     server: PortalServer
     key: str
@@ -164,12 +165,12 @@ def build_portal(
     if shard is None:
         outcome.pages += assemble(settings, entries, rejected, staged.write, _kept_pages(reuse_from, staged))
     else:
-        record = {
+        manifest = {
             "shard": shard[0],
             "of": shard[1],
             "settings": settings.to_json(),
             "servers": sorted(e.slug for e in entries),
             "rejected": [r.to_json() for r in rejected],
         }
-        staged.write(SHARD_FILE, json.dumps(record, ensure_ascii=False, sort_keys=True, indent=1).encode("utf-8"))
+        staged.write(SHARD_FILE, json.dumps(manifest, ensure_ascii=False, sort_keys=True, indent=1).encode("utf-8"))
     return outcome

@@ -5,13 +5,14 @@ these entries only, never from a description, so shards can be merged without on
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Any
 
 from ..config import RESERVED_SLUGS, valid_slug
 from ..kinds import BY_NAME, KIND_NAMES
 from ..model.site import Site, first_sentence
 from ..output import safe_relative_path
+from ..records import record
 from ..render.markdown import plain_text
 from ..render.search import MAX_TEXT
 
@@ -19,7 +20,7 @@ ENTRY_FILE = "portal-entry.json"
 RISK_KEYS = ("read-only", "destructive", "non-destructive", "idempotent", "open-world")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PagePoint:
     """One primitive page, as the cross-server tag pages and the search list it."""
 
@@ -32,7 +33,7 @@ class PagePoint:
     tags: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ServerEntry:
     slug: str
     key: str

@@ -6,19 +6,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..config import RESERVED_SLUGS, valid_slug
 from ..errors import UsageError
 from ..output import StagedSite
+from ..records import record
 from .assemble import PortalSettings, Rejected, assemble
 from .build import SHARD_FILE
 from .entry import ENTRY_FILE, ServerEntry
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ShardRecord:
     directory: Path
     number: int
@@ -31,7 +31,7 @@ class ShardRecord:
 def _read(directory: Path) -> ShardRecord:
     try:
         raw: dict[str, Any] = json.loads((directory / SHARD_FILE).read_bytes())
-        record = ShardRecord(
+        shard = ShardRecord(
             directory,
             int(raw["shard"]),
             int(raw["of"]),
@@ -39,9 +39,9 @@ def _read(directory: Path) -> ShardRecord:
             tuple(str(slug) for slug in raw["servers"]),
             tuple(Rejected.from_json(r) for r in raw["rejected"]),
         )
-        if not all(valid_slug(slug) and slug not in RESERVED_SLUGS for slug in record.servers):
+        if not all(valid_slug(slug) and slug not in RESERVED_SLUGS for slug in shard.servers):
             raise ValueError("a server's slug")
-        return record
+        return shard
     except OSError:
         raise UsageError(f"{directory}: no {SHARD_FILE} (not a directory `build --shard K/N -o DIR` wrote)") from None
     except (ValueError, KeyError, TypeError):
@@ -77,15 +77,15 @@ def merge_shards(records: Sequence[ShardRecord], staged: StagedSite) -> int:
     """Copy the shards' servers and shared files into ``staged`` and assemble the portal;
     the servers published."""
     entries: list[ServerEntry] = []
-    for record in records:
-        for slug in record.servers:
-            source = record.directory / slug
+    for shard in records:
+        for slug in shard.servers:
+            source = shard.directory / slug
             entries.append(_entry(source, slug))
             staged.adopt_tree(slug, source)
     first = records[0]
     staged.adopt_tree("assets", first.directory / "assets")
     for css in first.settings.extra_css:
         staged.write(css, (first.directory / css).read_bytes())
-    rejected = [r for record in records for r in record.rejected]
+    rejected = [r for shard in records for r in shard.rejected]
     assemble(first.settings, entries, rejected, staged.write)
     return len(entries)

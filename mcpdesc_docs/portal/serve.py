@@ -7,13 +7,14 @@ import json
 from dataclasses import dataclass, field
 
 from ..config import Config
+from ..records import record
 from .assemble import PAGES_FILE, PortalSettings, Rejected, assemble, static_files
 from .build import plan, rejected_record
 from .entry import ServerEntry
 from .server import ServerResult, render_server
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Kept:
     key: str
     result: ServerResult

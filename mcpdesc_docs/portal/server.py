@@ -5,17 +5,18 @@ worker; what it returns is plain data (picklable), never the model."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ..config import Config, PortalServer
 from ..diagnostics import Diagnostic
 from ..pipeline import render_description, validate_description
+from ..records import record
 from ..render.pages import Sink
 from .assemble import DEFAULT_TITLE
 from .entry import ENTRY_FILE, ServerEntry, server_entry
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ServerResult:
     server: PortalServer
     entry: ServerEntry | None

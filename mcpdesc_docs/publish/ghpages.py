@@ -14,18 +14,19 @@ import re
 import subprocess
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from .. import __version__
 from ..config import Config, is_domain_name
 from ..errors import UsageError
 from ..output import write_site
+from ..records import record
 
 _GITHUB_REMOTE = re.compile(r"github\.com[:/](?P<owner>[^/]+)/(?P<repo>[^/]+?)(?:\.git)?/?$")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Git:
     repository: Path
 
@@ -81,7 +82,7 @@ def github_pages_base(remote_url: str, cname: str | None) -> str | None:
     return f"https://{owner.lower()}.github.io/{repo}/"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Target:
     """Where and on top of what a deploy commits, worked out before anything is built."""
 
@@ -96,7 +97,7 @@ class Target:
     """The project's config, with ``site_url`` inferred from the CNAME or the remote."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Published:
     commit: str
     changed: bool

@@ -11,12 +11,12 @@ import json
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from .. import __version__
 from ..diagnostics import printable
 from ..errors import UsageError
+from ..records import record
 from ..spec.schema_export import (
     CONFIG_SCHEMA_FILE,
     DESCRIPTION_SCHEMA_FILE,
@@ -45,7 +45,7 @@ DEFAULT_BRANCH = "main"
 _PLAIN_BRANCH = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]*")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Starter:
     """One kind of starter project: its files, its workflow's path (in the folder and at the
     repository's root), and where the schemas its modelines name are written."""
@@ -60,7 +60,7 @@ SITE = Starter(STARTER, WORKFLOW, DESCRIPTION_SCHEMA_FILE)
 PORTAL = Starter(PORTAL_STARTER, PORTAL_WORKFLOW, f"{PORTAL_DESCRIPTIONS}/{DESCRIPTION_SCHEMA_FILE}")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Scaffold:
     """What ``new`` wrote."""
 

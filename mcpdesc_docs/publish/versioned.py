@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..output import write_site
+from ..records import record
 from .ghpages import PrivateIndex, Published, Target, branch_file, commit_message, commit_tree
 from .versions import (
     MAX_VERSIONS_FILE,
@@ -43,7 +43,7 @@ def branch_versions(target: Target) -> Versions:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class VersionedChange:
     """What one versioned deploy does to the branch."""
 

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from html import escape
 from urllib.parse import quote
 
 from verspec.loose import LooseVersion
 
 from ..errors import UsageError
+from ..records import record
 from ..render.version_menu import VersionEntry
 
 VERSIONS_FILE = "versions.json"
@@ -62,7 +63,7 @@ def newest_first(entries: list[VersionEntry]) -> tuple[VersionEntry, ...]:
     return tuple(sorted(entries, key=_sort_key, reverse=True))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Versions:
     """What ``versions.json`` lists, and the default the root page redirects to."""
 

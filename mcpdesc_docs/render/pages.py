@@ -23,6 +23,7 @@ from ..kinds import KIND_NAMES, KINDS
 from ..model.navigation import Navigation, NavKindView
 from ..model.schema_tree import group_rows
 from ..model.site import Page, Scope, Site, Tag, label
+from ..records import record
 from ..rule_docs import RuleDoc
 from ..source.changes import SourceChange
 from .data_text import ItemTexts
@@ -37,7 +38,7 @@ from .version_menu import VersionMenu
 from .words import WORDS_TEMPLATE, Words
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Download:
     label: str
     path: str
@@ -356,7 +357,7 @@ class PageFragments:
         return Markup(self._env.get_template(partial).render(context.get_all() | {"p": page}))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PageOutput:
     """What one primitive page contributes to the site: its HTML, its Markdown twin and its
     piece of the search index (all three depend only on the page and the skeleton)."""
@@ -392,7 +393,7 @@ def _skeleton(site: Site, config: Config, downloads: tuple[Download, ...], versi
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Chrome:
     """What a primitive page shows of the pages around it beyond the skeleton: the entries
     its sidebar lists (every page on a small site, some twenty-five on a large one, each
@@ -444,7 +445,7 @@ Sink = Callable[[str, bytes], None]
 """Takes each file of the site as it is rendered (site-relative path, content)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Parallel:
     """How ``build`` lets primitive pages render in worker processes (``render.parallel``)."""
 

@@ -12,19 +12,19 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from ..kinds import BY_NAME
 from ..model.forms import Option
 from ..model.schema_tree import SchemaRow
 from ..model.site import Page, Site, Variant, first_sentence, label
+from ..records import record
 from .markdown import plain_text
 from .words import Words
 
 MAX_TEXT = 240
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Entry:
     title: str
     kind: str

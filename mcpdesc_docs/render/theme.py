@@ -7,18 +7,18 @@ extend the file it replaces (``{% extends "base/page.html" %}``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
 
 from ..config import ThemeConfig
 from ..errors import UsageError
+from ..records import record
 from ..resources import available_themes, builtin_dir
 from .speedups import make_environment
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Theme:
     name: str
     template_dirs: tuple[Path, ...]

@@ -7,10 +7,10 @@ branch's ``versions.html`` (rewritten by every deploy) is the list that is alway
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class VersionEntry:
     """One published version, as in mike's ``versions.json``."""
 
@@ -19,7 +19,7 @@ class VersionEntry:
     aliases: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class VersionMenu:
     current: str
     """The version these pages are built as (a directory at the branch's root)."""

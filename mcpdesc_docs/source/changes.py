@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..kinds import BY_COLLECTION
+from ..records import record
 
 RootMembers = tuple[tuple[str, object], ...]
 
@@ -24,7 +25,7 @@ def root_members(data: Mapping[str, object]) -> RootMembers:
     return tuple((key, value) for key, value in data.items() if key not in BY_COLLECTION)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Snapshot:
     """A read's values, as objects: the root's members outside the primitive collections
     (in order), and each primitive by its pointer (``/tools/3``)."""
@@ -44,7 +45,7 @@ class Snapshot:
         return cls(root, primitives)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SourceChange:
     """What one rebuild changed, against the previous read."""
 

@@ -20,9 +20,10 @@ import json
 import operator
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from ..records import record
 from .json_text import decode_json_item, parse_json, values_within_limits
 from .limits import Limits
 from .yaml_events import Refused, RootLayout, SequenceLayout, fast_data, read_yaml_data
@@ -37,7 +38,7 @@ _ITEM_DEPTH = 2
 _CHUNK = 4096
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Read:
     text: str
     limits: Limits
@@ -47,7 +48,7 @@ class _Read:
     layout: RootLayout
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _JsonRead:
     text: str
     limits: Limits

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+
+from ..records import record
 
 LIMITS_RULE = "mcpdesc.input.limits"
 
@@ -32,7 +33,7 @@ def integer_out_of_range_message(literal: str) -> str:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Limits:
     """Bounds applied to untrusted input before and while it is parsed."""
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic, error, warning
+from ..records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Specification:
     """One supported snapshot of the mcpdesc format."""
 
@@ -37,7 +37,7 @@ _MCPDESC_ORG = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Detection:
     specification: Specification | None
     diagnostics: list[Diagnostic]

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from ..kinds import BY_NAME, KINDS
+from ..records import record
 from ..source import pointer as jp
 from ..spec.revisions import REVISIONS
 from ..spec.versions import Specification
@@ -83,7 +84,7 @@ def has_explicit_scope(declaration: JsonObject) -> bool:
     return explicit_scope(declaration) is not None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Primitive:
     kind: str
     """tool, resource, resource-template or prompt."""
@@ -109,7 +110,7 @@ class Primitive:
         return has_explicit_scope(self.data)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Elicitation:
     primitive: Primitive
     pointer: str

@@ -8,13 +8,12 @@ neither may be where the other's vocabulary lives.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..diagnostics import Diagnostic, Severity, error
+from ..records import record
 from ..source.limits import LIMITS_RULE
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Finding:
     """One problem a rule found; it becomes a Diagnostic once the runner adds the rule id."""
 

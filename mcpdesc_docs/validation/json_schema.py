@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
+from ..records import record
 from ..source import pointer as jp
 from . import formats
 from .budget import TOO_DEEP, Budget, stack_headroom
@@ -130,7 +130,7 @@ def _nesting_at_most(value: object, levels: int) -> bool:
     return True
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Compiled:
     dialect: str | None
     """None when the schema cannot be used (unsupported dialect or invalid)."""
@@ -158,13 +158,13 @@ class Compiled:
         return evaluator(self.text, self.dialect)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class InstanceError:
     path: tuple[str | int, ...]
     message: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class InstanceCheck:
     """What checking one value against a compiled schema found."""
 

@@ -18,11 +18,11 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
 from functools import lru_cache
 
 import re2  # type: ignore[import-untyped]
 
+from ..records import record
 from .budget import REGEX_STEP_COST, Budget
 
 MAX_MEMORY = 2 << 20
@@ -69,7 +69,7 @@ def ecma_to_re2(pattern: str) -> str:
     return "".join(out)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LinearRegex:
     pattern: str
     _compiled: re2._Regexp

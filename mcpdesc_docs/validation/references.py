@@ -10,10 +10,10 @@ and the order the rules run in cannot change what they find.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..kinds import BY_NAME
+from ..records import record
 from ..source import pointer as jp
 from ..spec.schema import NAMESPACES
 from .findings import Finding
@@ -72,7 +72,7 @@ def _reference_problem(target: object, namespace: str, components: Mapping[str, 
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Resolved:
     """A use site's value after following ``$componentRef`` chains."""
 

@@ -10,10 +10,10 @@ adds the keyword to what a keyword function yields).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import TypeAlias
 
 from ..diagnostics import Diagnostic, Severity
+from ..records import record
 from ..rule_docs import RuleDoc
 from ..spec.versions import SPEC_0_8_0, SPEC_0_9_0_RC_3, Specification
 from .document import Document
@@ -25,7 +25,7 @@ CURRENT_FORMATS: tuple[Specification, ...] = (SPEC_0_9_0_RC_3, SPEC_0_8_0)
 """The formats a rule applies to unless it says otherwise: 0.8.0 and 0.9.0-rc.3 share their rules."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rule:
     """A registered check and the formats whose documents it checks."""
 

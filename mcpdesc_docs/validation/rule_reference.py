@@ -5,9 +5,9 @@ docs/rules.md shows them (both written from here, so they cannot drift apart).""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 
+from ..records import record
 from ..rule_docs import RuleDoc
 from ..source.rule_docs import SOURCE_DOCS
 from ..spec.versions import SPEC_0_7_0, SUPPORTED, Specification
@@ -59,7 +59,7 @@ def example_description(fragment: str, specification: Specification) -> str:
     return "".join(kept) + fragment
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RuleEntry:
     """One rule id as users see it."""
 

@@ -28,10 +28,10 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..records import record
 from .budget import TEMPLATE_STEP_COST, Budget
 
 _UNRESERVED = frozenset(string.ascii_letters + string.digits + "-._~")
@@ -41,7 +41,7 @@ _CONTINUATION = frozenset("89abAB")
 """First hex digit of a UTF-8 continuation byte (0x80-0xBF): no new character starts."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Operator:
     """One row of RFC 6570 appendix A."""
 
@@ -70,7 +70,7 @@ _VARCHAR = r"(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})"
 _VARSPEC = re.compile(rf"({_VARCHAR}(?:\.?{_VARCHAR})*)(?::([1-9][0-9]{{0,3}})|(\*))?")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Varspec:
     name: str
     prefix: int
@@ -78,7 +78,7 @@ class _Varspec:
     explode: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Expression:
     operator: str
     variables: tuple[_Varspec, ...]

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from ..diagnostics import Diagnostic, count, error
 from ..errors import DescriptionError
 from ..kinds import KINDS
+from ..records import record
 from ..source.limits import DEFAULT_LIMITS, LIMITS_RULE, Limits
 from ..source.load import FULL_READERS, Readers, Source, read_source
 from ..source.positions import PROFILE_RULE as YAML_PROFILE_RULE
@@ -39,7 +39,7 @@ class CheckSession(Protocol):
     def same_objects(self, data: object) -> object: ...
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Checked:
     """What validation made of a readable description: the stage hand-off that the page
     model reuses (the Document is built once per build)."""
@@ -49,7 +49,7 @@ class Checked:
     document: Document
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ValidationResult:
     file: str
     specification: Specification | None
@@ -81,7 +81,7 @@ class ValidationResult:
         return self.checked if self.passes(strict=strict) else None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DocumentCheck:
     specification: Specification | None
     diagnostics: list[Diagnostic]

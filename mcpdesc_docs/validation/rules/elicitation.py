@@ -9,10 +9,10 @@ reported where the schema lives, naming the declaration that uses it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from itertools import islice
 from typing import Any, TypeGuard
 
+from ...records import record
 from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ..document import Document, Elicitation, as_object
@@ -82,7 +82,7 @@ def _choices(prop: dict[str, Any], variant: str) -> list[str] | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _FormSchema:
     """A resolved requestedSchema and how to report on it."""
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ...diagnostics import Severity
+from ...records import record
 from ...rule_docs import RuleDoc, fragment
 from ...source import pointer as jp
 from ...spec.revisions import REVISIONS, before, describe
@@ -47,7 +47,7 @@ def _task(value: Any) -> bool:
     return isinstance(value, Mapping) and isinstance(value.get("taskId"), str)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class KnownKey:
     revisions: tuple[str, ...]
     contexts: frozenset[str] | None
@@ -98,7 +98,7 @@ def is_reserved(key: str, revision: str) -> bool:
     return any(label in _MCP_LABELS for label in labels[:-1])
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MetaSite:
     primitive: Primitive
     pointer: str

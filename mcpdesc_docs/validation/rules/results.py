@@ -5,10 +5,10 @@ completion results): no JSON-RPC envelope, no incomplete-workflow fields, the
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ...kinds import BY_NAME, KIND_NAMES
+from ...records import record
 from ...source import pointer as jp
 from ...spec.revisions import before, describe
 from ..document import Document, Primitive, as_list, as_object
@@ -30,7 +30,7 @@ CONTENT_FLOORS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Example:
     """One named example after component resolution."""
 
