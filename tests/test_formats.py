@@ -85,5 +85,39 @@ def test_random_strings_get_jsonschema_s_verdict(name: str, value: str) -> None:
     assert formats.conforms(name, value) == Draft202012Validator.FORMAT_CHECKER.conforms(value, name)
 
 
+URL_CHARACTERS = "ab/%41!$'()*+,;=:@~-.é []#?"
+
+
+def url_shaped() -> st.SearchStrategy[str]:
+    """Strings built as URLs are, from right and wrong pieces: mostly ones the quick subset
+    of plain URLs decides, and near misses it must leave to the full grammar."""
+    pieces = st.tuples(
+        st.sampled_from(["http", "https", "x+y", "1a", "", "h t"]),
+        st.sampled_from(["://", ":/", ":", "//"]),
+        st.text(alphabet="ab.-~[]:@%!é ", max_size=5),
+        st.one_of(st.just(""), st.text(alphabet="0189x", max_size=3).map(lambda port: ":" + port)),
+        st.text(alphabet=URL_CHARACTERS, max_size=6),
+        st.one_of(st.just(""), st.text(alphabet=URL_CHARACTERS, max_size=4).map(lambda q: "?" + q)),
+        st.one_of(st.just(""), st.text(alphabet=URL_CHARACTERS, max_size=4).map(lambda f: "#" + f)),
+    )
+    return pieces.map("".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(name=st.sampled_from(["uri", "uri-reference"]), value=url_shaped())
+def test_url_shaped_strings_get_jsonschema_s_verdict(name: str, value: str) -> None:
+    assert formats.conforms(name, value) == Draft202012Validator.FORMAT_CHECKER.conforms(value, name), value
+
+
+def test_plain_urls_do_not_load_the_full_grammar(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse() -> None:
+        raise AssertionError("the RFC 3986 grammar was loaded")
+
+    monkeypatch.setattr(formats, "_rfc3986", refuse)
+    for value in ("https://example.com/a/b?c=d&e=f#g", "http://localhost:8080", "https://a.b/"):
+        assert formats.conforms("uri", value)
+    assert formats.conforms("uri-reference", "#/$defs/item")
+
+
 def test_formats_not_asserted_here_pass() -> None:
     assert formats.conforms("date-time", "not a date")

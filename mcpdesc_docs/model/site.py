@@ -1,4 +1,5 @@
-"""The page model: frozen dataclasses that templates receive instead of the raw description.
+"""The page model: records (frozen dataclasses, :mod:`mcpdesc_docs.records`) that
+templates receive instead of the raw description.
 
 They are built once (``model.builder.build_site``) from a validated description: component
 references resolved, effective protocol scopes taken over, security inheritance worked out,
