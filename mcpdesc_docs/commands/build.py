@@ -15,7 +15,6 @@ from ..process_switches import frozen_heap
 from ..render.pages import Parallel
 from ..render.parallel import jobs_allowed
 from ..validation.validator import validate_file
-from . import portal
 from .validate import report
 
 INTERRUPTED = "interrupted; the previous site is unchanged"
@@ -76,7 +75,10 @@ def _portal(
     err: TextIO,
     started: float,
 ) -> int:
-    # Ctrl-C is run's to report, as for one description.
+    # Ctrl-C is run's to report, as for one description. Imported here: a site of one
+    # description does not load the portal's modules.
+    from . import portal
+
     built = portal.build(
         config, jobs=jobs, keep_going=keep_going, shard=shard, output_format=output_format, out=out, err=err
     )
