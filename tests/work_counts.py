@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from mcpdesc_docs.model import schema_tree
@@ -17,6 +19,20 @@ def fresh_caches() -> None:
     pages.breakable.cache_clear()
 
 
+@contextmanager
+def no_collections() -> Iterator[None]:
+    """No garbage collection inside the block: a collection runs the Python callbacks in
+    ``gc.callbacks`` (hypothesis installs one once any of its tests has run), which would
+    be counted as the work's own calls whenever the allocations happen to trigger one."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def calls(work: Callable[[], Any]) -> int:
     """Python function calls made by ``work``, with the text caches emptied first."""
     fresh_caches()
@@ -27,11 +43,12 @@ def calls(work: Callable[[], Any]) -> int:
         if event == "call":
             count += 1
 
-    sys.setprofile(profile)
-    try:
-        work()
-    finally:
-        sys.setprofile(None)
+    with no_collections():
+        sys.setprofile(profile)
+        try:
+            work()
+        finally:
+            sys.setprofile(None)
     return count
 
 
@@ -47,9 +64,10 @@ def lines(work: Callable[[], Any]) -> int:
             count += 1
         return trace
 
-    sys.settrace(trace)
-    try:
-        work()
-    finally:
-        sys.settrace(None)
+    with no_collections():
+        sys.settrace(trace)
+        try:
+            work()
+        finally:
+            sys.settrace(None)
     return count
