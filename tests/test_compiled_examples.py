@@ -151,8 +151,9 @@ def probe(*arguments: str) -> str:
     return done.stdout
 
 
-def test_validating_a_valid_description_never_imports_jsonschema() -> None:
-    output = probe("validate", str(SAMPLE))
+@pytest.mark.parametrize("command", ["validate", "build"])
+def test_a_valid_description_never_imports_jsonschema(command: str, tmp_path: Any) -> None:
+    output = probe(command, str(SAMPLE), *(["-o", str(tmp_path / "site")] if command == "build" else []))
     assert "exit 0" in output
     assert "loaded []" in output
 
