@@ -23,7 +23,9 @@ from .sites import SAMPLE, load_data
 
 NAMES = ["a", "b", "c-d", "é"]
 PATTERNS = ["^a", "b$", "^[a-c]+$", "x|y", "^(?:ab|c)*$", r"^\d+$", "(?i)a"]  # the last two are not compiled
-NUMBERS = st.one_of(st.integers(-3, 3), st.sampled_from([0.5, -1.5, 2.0, 10**20]))
+NUMBERS = st.one_of(
+    st.integers(-3, 3), st.sampled_from([0.5, -1.5, 2.0, 10**20, 2**64, 2**64 + 1, -(2**70), 2**53 + 1, 2.0**53, 1e308])
+)
 VALUES = st.recursive(
     st.one_of(st.none(), st.booleans(), NUMBERS, st.sampled_from(["", "a", "ab", "b", "abc", "x", "12", "é"])),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(NAMES), inner, max_size=3),
@@ -117,6 +119,17 @@ def test_a_compiled_check_is_paid_for_and_refused_when_unaffordable(monkeypatch:
     assert not real(compiled, instance, Budget(spent - 1))
     assert check_instance(compiled, instance, poor).errors == []
     assert asked == [spent - 1]
+
+
+@pytest.mark.parametrize(
+    ("items", "value", "errors"), [(False, [1], 1), (True, [1], 0), ([{"type": "string"}], [1, 2], 2)]
+)
+def test_draft_07_additional_items_beside_boolean_items_is_checked(items: Any, value: list[int], errors: int) -> None:
+    # jsonschema's additionalItems took len() of a boolean items schema: an internal error.
+    # Found by comparing the engines on random schemas.
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#", "items": items, "additionalItems": False}
+    check = check_instance(compile_schema(schema), value, Budget(10**9))
+    assert len(check.errors) == errors
 
 
 def test_an_invalid_example_is_worded_by_jsonschema() -> None:

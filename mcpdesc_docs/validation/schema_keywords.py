@@ -284,11 +284,26 @@ extend_dialect: Callable[..., type[Validator]] = validators.extend
 """jsonschema's ``extend`` (untyped in its stubs), typed."""
 
 
+def _beside_an_array_of_items(additional_items: Keyword) -> Keyword:
+    """Draft-07's ``additionalItems`` applied only beside an array of ``items``, as the
+    draft says: jsonschema measures ``len(items)`` whenever ``items`` is not an object, so
+    a boolean ``items`` schema (``items: false``) crashed it with a TypeError."""
+
+    def keyword(validator: Any, allowed: Any, instance: Any, schema: Any) -> Any:
+        if isinstance(schema.get("items"), bool):
+            return iter(())
+        return additional_items(validator, allowed, instance, schema)
+
+    return keyword
+
+
 def linear_dialect(dialect: type[Validator]) -> type[Validator]:
     """``dialect`` with regular expressions on RE2 and every keyword paid for. Not
     registered for its meta-schema URI, so jsonschema's own lookups are unaffected."""
-    paid = {name: _paid(name, LINEAR_KEYWORDS.get(name) or function) for name, function in dialect.VALIDATORS.items()}
-    return extend_dialect(dialect, paid)
+    keywords = {name: LINEAR_KEYWORDS.get(name) or function for name, function in dialect.VALIDATORS.items()}
+    if "additionalItems" in keywords:
+        keywords["additionalItems"] = _beside_an_array_of_items(keywords["additionalItems"])
+    return extend_dialect(dialect, {name: _paid(name, keyword) for name, keyword in keywords.items()})
 
 
 __all__ = ["Evaluation", "evaluating", "extend_dialect", "linear_dialect", "unique_items"]
