@@ -3,8 +3,8 @@
 Python 3.11 writes a frozen dataclass's methods as source text and compiles each one when
 the class is created: ``__setattr__`` and ``__delattr__`` (which refuse changes) are two of
 the six, and the slower ``__init__`` (each field set through ``object.__setattr__``) a
-third. With some 130 such classes that was about a tenth of a second of every command's
-start, more than validating the sample takes. A record is frozen where it matters, for
+third. A build's start made some 110 such classes in 0.1 s, more than validating the
+sample takes; as records they take 0.06 s. A record is frozen where it matters, for
 the type checker: ``dataclass_transform(frozen_default=True)`` makes mypy (``--strict``
 in CI) refuse any assignment to a field, as it does for ``frozen=True``. At run time it
 is a slotted dataclass with the same ``__eq__`` and ``__hash__`` as a frozen one (no new
