@@ -92,3 +92,18 @@ def sample_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     code, stdout, stderr = build(SAMPLE_DIR, out)
     assert code == 0, stdout + stderr
     return out
+
+
+@pytest.fixture(scope="session")
+def example_portal_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The portal of the upstream examples and the real servers built once for the session,
+    for tests that only read the site."""
+    from mcpdesc_docs.errors import ExitCode
+
+    from .portal_projects import example_portal
+    from .sites import run
+
+    config = example_portal(tmp_path_factory.mktemp("portal"))
+    code, _, err = run("build", str(config), "-j", "1")
+    assert code == ExitCode.OK, err
+    return config.parent / "site"

@@ -10,20 +10,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
-from mcpdesc_docs.errors import ExitCode
-
 from .browser import chromium, serious_axe_violations
 from .listening import serving_directory
-from .portal_projects import example_portal
-from .sites import run
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    config = example_portal(tmp_path_factory.mktemp("portal"))
-    code, _, err = run("build", str(config), "-j", "1")
-    assert code == ExitCode.OK, err
-    return config.parent / "site"
+def site(example_portal_site: Path) -> Path:
+    return example_portal_site
 
 
 @pytest.fixture(scope="module")

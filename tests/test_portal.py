@@ -106,11 +106,8 @@ def test_a_file_whose_name_is_reserved_needs_a_slug(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def portal(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    config = example_portal(tmp_path_factory.mktemp("portal"))
-    code, _, err = run("build", str(config), "-j", "1")
-    assert code == ExitCode.OK, err
-    return config.parent / "site"
+def portal(example_portal_site: Path) -> Path:
+    return example_portal_site
 
 
 def test_the_home_lists_every_server_by_title(portal: Path) -> None:

@@ -12,7 +12,7 @@ import pytest
 from mcpdesc_docs.errors import ExitCode
 from mcpdesc_docs.portal import assemble
 
-from .portal_projects import example_portal, generated_portal
+from .portal_projects import generated_portal
 from .sites import parse, run
 
 
@@ -27,11 +27,8 @@ def chunk_entries(site: Path) -> list[dict[str, object]]:
 
 
 @pytest.fixture(scope="module")
-def portal(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    config = example_portal(tmp_path_factory.mktemp("portal"))
-    code, _, err = run("build", str(config), "-j", "1")
-    assert code == ExitCode.OK, err
-    return config.parent / "site"
+def portal(example_portal_site: Path) -> Path:
+    return example_portal_site
 
 
 def test_search_finds_a_tool_of_every_server(portal: Path) -> None:
