@@ -69,7 +69,7 @@ def test_the_compiled_meta_schema_is_available(dialect: str):
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(schemas(), st.sampled_from(list(CLASSES)))
 def test_what_jsonschema_rs_accepts_jsonschema_accepts(schema: Any, dialect: str):
-    if json_schema._meta_schema_accepts(dialect, schema):
+    if json_schema._meta_schema_accepts(dialect, schema, json_schema._measure(schema)[1]):
         assert jsonschema_accepts(dialect, schema), schema
 
 
@@ -78,8 +78,9 @@ def test_what_jsonschema_rs_accepts_jsonschema_accepts(schema: Any, dialect: str
 def test_what_jsonschema_accepts_jsonschema_rs_accepts(schema: Any, dialect: str):
     # The other way round: a schema jsonschema accepts and the compiled check refuses would
     # load jsonschema on a valid description (correct, but slow).
-    if jsonschema_accepts(dialect, schema) and json_schema._nesting_at_most(schema, 100):
-        assert json_schema._meta_schema_accepts(dialect, schema), schema
+    deepest = json_schema._measure(schema)[1]
+    if jsonschema_accepts(dialect, schema) and deepest <= 100:
+        assert json_schema._meta_schema_accepts(dialect, schema, deepest), schema
 
 
 def test_an_invalid_schema_is_still_worded_by_jsonschema():
@@ -93,8 +94,8 @@ def test_a_schema_deeper_than_the_compiled_check_goes_is_left_to_jsonschema(monk
     schema: dict[str, Any] = {"type": "string"}
     for _ in range(json_schema.COMPILED_META_NESTING):
         schema = {"not": schema}
-    assert not json_schema._meta_schema_accepts(DRAFT_2020_12, schema)
-    assert json_schema._meta_schema_accepts(DRAFT_2020_12, schema["not"])
+    assert not json_schema._meta_schema_accepts(DRAFT_2020_12, schema, json_schema._measure(schema)[1])
+    assert json_schema._meta_schema_accepts(DRAFT_2020_12, schema["not"], json_schema._measure(schema["not"])[1])
 
 
 CPU_SECONDS = 6.0

@@ -105,29 +105,16 @@ def _compiled_meta_schema(dialect: str) -> Callable[[Any], bool] | None:
     return validator.is_valid
 
 
-def _meta_schema_accepts(dialect: str, schema: object) -> bool:
-    """True only when the schema is valid under the dialect's meta-schema (False: ask
-    jsonschema, which then words the problem)."""
+def _meta_schema_accepts(dialect: str, schema: object, deepest: int) -> bool:
+    """True only when the schema (``deepest`` levels deep) is valid under the dialect's
+    meta-schema (False: ask jsonschema, which then words the problem)."""
     is_valid = _compiled_meta_schema(dialect)
-    if is_valid is None or not _nesting_at_most(schema, COMPILED_META_NESTING):
+    if is_valid is None or deepest > COMPILED_META_NESTING:
         return False
     try:
         return bool(is_valid(schema))
     except Exception:  # noqa: BLE001 - a value it cannot convert, a checker that raised: ask jsonschema
         return False
-
-
-def _nesting_at_most(value: object, levels: int) -> bool:
-    stack = [(value, 0)]
-    while stack:
-        current, depth = stack.pop()
-        if depth > levels:
-            return False
-        if isinstance(current, Mapping):
-            stack.extend((item, depth + 1) for item in current.values())
-        elif isinstance(current, list):
-            stack.extend((item, depth + 1) for item in current)
-    return True
 
 
 @record
@@ -236,12 +223,11 @@ def _resolves(schema: object, ref: str, anchors: set[str]) -> bool:
     return True
 
 
-def _compiled_check(schema: object, dialect: str) -> tuple[Callable[[Any], bool] | None, int]:
-    """jsonschema-rs's ``is_valid`` for values of ``schema`` where its verdict is final
-    (None elsewhere), and the schema's size."""
-    size, deepest, keys = _shape(schema)
+def _compiled_check(schema: object, dialect: str, deepest: int, keys: set[str]) -> Callable[[Any], bool] | None:
+    """jsonschema-rs's ``is_valid`` for values of ``schema`` (``deepest`` levels deep, its
+    objects holding ``keys``) where its verdict is final; None elsewhere."""
     if deepest > COMPILED_CHECK_NESTING or keys & NOT_COMPILED:
-        return None, size
+        return None
     import jsonschema_rs
 
     try:
@@ -252,28 +238,34 @@ def _compiled_check(schema: object, dialect: str) -> tuple[Callable[[Any], bool]
         validator = engine(
             rust_schema, validate_formats=False, offline=True, pattern_options=jsonschema_rs.RegexOptions()
         )
-    except (Untranslatable, ValueError, TypeError, OverflowError, jsonschema_rs.ValidationError):
-        return None, size
-    except jsonschema_rs.ReferencingError:
-        return None, size
-    return validator.is_valid, size
+    except (
+        Untranslatable,
+        ValueError,
+        TypeError,
+        OverflowError,
+        jsonschema_rs.ValidationError,
+        jsonschema_rs.ReferencingError,
+    ):
+        return None
+    return validator.is_valid
 
 
-def _shape(value: object) -> tuple[int, int, set[str]]:
-    """(values, deepest nesting, every object key) of a JSON value, iteratively."""
+def _measure(value: object, keys: set[str] | None = None) -> tuple[int, int]:
+    """(values, deepest nesting) of a JSON value, iteratively; every object key is added
+    to ``keys`` when given."""
     size = deepest = 0
-    keys: set[str] = set()
     stack = [(value, 0)]
     while stack:
         current, depth = stack.pop()
         size += 1
         deepest = max(deepest, depth)
         if isinstance(current, Mapping):
-            keys.update(current)
+            if keys is not None:
+                keys.update(current)
             stack.extend((item, depth + 1) for item in current.values())
         elif isinstance(current, list):
             stack.extend((item, depth + 1) for item in current)
-    return size, deepest, keys
+    return size, deepest
 
 
 @lru_cache(maxsize=512)
@@ -287,7 +279,9 @@ def _compile(text: str) -> Compiled:
         dialect = DIALECTS[declared]
     else:
         return Compiled(None, unsupported_dialect=str(declared), external_refs=refs)
-    if not _meta_schema_accepts(dialect, schema):
+    keys: set[str] = set()
+    size, deepest = _measure(schema, keys)  # once, for both compiled checks
+    if not _meta_schema_accepts(dialect, schema, deepest):
         from .schema_evaluation import meta_schema_problem
 
         problem = meta_schema_problem(dialect, schema)
@@ -299,8 +293,7 @@ def _compile(text: str) -> Compiled:
             return Compiled(
                 None, invalid=f"$ref {ref!r} at {at or '/'} points at nothing in the schema", external_refs=refs
             )
-    check, size = _compiled_check(schema, dialect)
-    return Compiled(dialect, text, check, size, external_refs=refs)
+    return Compiled(dialect, text, _compiled_check(schema, dialect, deepest, keys), size, external_refs=refs)
 
 
 def compile_schema(schema: object) -> Compiled:
@@ -320,7 +313,7 @@ def _compiled_verdict(compiled: Compiled, instance: Any, budget: Budget) -> bool
     ``budget``; False for "ask jsonschema" (invalid, unaffordable, too deep, unconvertible)."""
     if compiled.compiled_check is None:
         return False
-    values, deepest, _ = _shape(instance)
+    values, deepest = _measure(instance)
     if deepest > COMPILED_CHECK_NESTING:
         return False
     # uniqueItems too: jsonschema-rs hashes the items (80,000 objects in 0.02 s).
