@@ -114,7 +114,9 @@ def test_plain_urls_do_not_load_the_full_grammar(monkeypatch: pytest.MonkeyPatch
         raise AssertionError("the RFC 3986 grammar was loaded")
 
     monkeypatch.setattr(formats, "_rfc3986", refuse)
-    for value in ("https://example.com/a/b?c=d&e=f#g", "http://localhost:8080", "https://a.b/"):
+    plain = ["https://example.com/a/b?c=d&e=f#g", "http://localhost:8080", "https://a.b/"]
+    dialects = ["https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-07/schema#"]
+    for value in plain + dialects:
         assert formats.conforms("uri", value)
     assert formats.conforms("uri-reference", "#/$defs/item")
 
