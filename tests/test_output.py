@@ -19,6 +19,7 @@ from mcpdesc_docs.output import (
     SLOW_FILE_SECONDS,
     StagedSite,
     _FileWriter,
+    delete_tree,
     remove_stale_staging,
     write_site,
 )
@@ -201,3 +202,60 @@ def test_a_thread_takes_the_writing_over_only_on_a_slow_disk(tmp_path, monkeypat
     assert seen[-1] is threaded
     assert sorted(written) == sorted(f"p{i}.html" for i in range(PROBED_FILES * 3))
     assert not _writer_threads()
+
+
+def _large_tree(root, files):
+    big = root / "tools"
+    big.mkdir(parents=True)
+    for index in range(files):
+        (big / f"tool_{index:05}.html").write_bytes(b"x")
+    (root / "tags" / "deep").mkdir(parents=True)
+    (root / "tags" / "deep" / "work.html").write_bytes(b"y")
+    (root / "index.html").write_bytes(b"z")
+
+
+def test_deleting_a_site_removes_everything_but_what_its_links_point_to(tmp_path):
+    outside = tmp_path / "outside"
+    (outside / "keep").mkdir(parents=True)
+    (outside / "keep" / "precious.txt").write_bytes(b"mine")
+    (outside / "alone.txt").write_bytes(b"mine too")
+    site = tmp_path / "site"
+    _large_tree(site, 3 * output.FILES_PER_BATCH + 5)
+    (site / "tools" / "to-a-directory").symlink_to(outside / "keep", target_is_directory=True)
+    (site / "tools" / "to-a-file").symlink_to(outside / "alone.txt")
+    (site / "tags" / "elsewhere").symlink_to(outside, target_is_directory=True)
+
+    delete_tree(site)
+
+    assert not site.exists()
+    assert not site.is_symlink()
+    assert (outside / "keep" / "precious.txt").read_bytes() == b"mine"
+    assert (outside / "alone.txt").read_bytes() == b"mine too"
+    delete_tree(site)  # gone already: nothing to do, nothing raised
+
+
+def test_a_large_directory_is_unlinked_by_several_threads(tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    _large_tree(site, 8 * output.FILES_PER_BATCH)
+    unlinked_by: set[int] = set()
+    unlink = os.unlink
+
+    def slow_unlink(name, *, dir_fd=None):
+        unlinked_by.add(threading.get_ident())
+        time.sleep(0.0005)  # long enough that the batches overlap
+        unlink(name, dir_fd=dir_fd)
+
+    monkeypatch.setattr(os, "unlink", slow_unlink)
+    delete_tree(site)
+    assert not site.exists()
+    assert len(unlinked_by) > 1
+    assert threading.get_ident() in unlinked_by  # the small directories: this thread's
+
+
+def test_a_symlinked_site_directory_is_not_followed(tmp_path):
+    real = tmp_path / "real"
+    _large_tree(real, 2 * output.FILES_PER_BATCH)
+    link = tmp_path / "link"
+    link.symlink_to(real, target_is_directory=True)
+    delete_tree(link)
+    assert len(list((real / "tools").iterdir())) == 2 * output.FILES_PER_BATCH
