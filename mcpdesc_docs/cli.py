@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import atexit
+import contextlib
 import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 from . import __version__
 from .diagnostics import format_text, printable_lines, write_line, write_report
@@ -425,13 +427,50 @@ def _dispatch(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
-    out = stdout or sys.stdout
-    err = stderr or sys.stderr
+    """Run one command line (``argv``, else ``sys.argv[1:]``) and give its exit code; the
+    process is left as it was (tests and other programs call this)."""
+    return _parse_and_run(argv, stdout or sys.stdout, stderr or sys.stderr)[0]
+
+
+ENDING_AT_ONCE = frozenset({"validate", "build"})
+"""Commands after which ``run`` ends the process without Python's teardown."""
+
+
+def run() -> NoReturn:
+    """The ``mcpdesc-docs`` program (and ``python -m mcpdesc_docs``): ``main``, then the
+    exit. After ``validate`` and ``build`` the process ends without the interpreter's
+    teardown, which frees every object and module one by one: 0.04 s after a sample build
+    (a tenth of it), 0.05 s after a 100-tool build, where ending takes 0.005 s. The exit
+    handlers still run (``atexit``: finalizers of temporary files, a profiler's report)
+    and the standard streams are flushed; only the freeing is skipped, which the system
+    does at once. Every file those commands write is closed before they return, and no
+    thread of theirs outlives them. The other commands end as any program does: ``serve``
+    and ``describe`` stop threads and servers of their own on the way out."""
+    code, command = _parse_and_run(None, sys.stdout, sys.stderr)
+    if command in ENDING_AT_ONCE:
+        _end_at_once(code)
+    sys.exit(code)
+
+
+def _end_at_once(code: int) -> NoReturn:
+    atexit._run_exitfuncs()  # what sys.exit would run first (typeshed lists it; CPython has it)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a reader gone, a stream closed
+            stream.flush()
+    os._exit(code)
+
+
+def _parse_and_run(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> tuple[int, str | None]:
+    """The exit code, and the command that ran (None when the arguments were refused)."""
     parser = _parser()
     try:
         options = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help
-        return int(exc.code or 0)
+        return int(exc.code or 0), None
+    return _run_command(options, out, err), options.command
+
+
+def _run_command(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         code = _dispatch(options, out, err)
         # Flush here: a large write can look complete while part of it waits in the buffer,

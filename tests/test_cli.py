@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -269,3 +270,64 @@ def test_a_small_build_loads_no_server_sdk_git_watcher_or_process_pool(tmp_path:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "LOADED ['jinja2', 'markdown_it', 'pygments']" in done.stdout
+
+
+ENDING_PROBE = """
+import atexit, sys
+
+class Freed:
+    def __del__(self):
+        sys.stdout.write("TORN DOWN\\n")
+        sys.stdout.flush()
+
+freed_at_teardown = Freed()
+atexit.register(lambda: sys.stdout.write("EXIT HANDLER\\n"))
+sys.argv = ["mcpdesc-docs", *sys.argv[1:]]
+from mcpdesc_docs.cli import run
+run()
+"""
+
+
+def _run_program(*argv: str) -> subprocess.CompletedProcess[str]:
+    # Buffered as a user's pipe is (this machine sets PYTHONUNBUFFERED): the test sees
+    # what the program flushes itself.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    return subprocess.run(
+        [sys.executable, "-c", ENDING_PROBE, *argv], capture_output=True, text=True, timeout=120, check=False, env=env
+    )
+
+
+@pytest.mark.parametrize("command", ["validate", "build"])
+def test_validate_and_build_end_without_teardown_but_with_exit_handlers(command: str, tmp_path: Path) -> None:
+    argv = [command, str(SAMPLE)] + (["-o", str(tmp_path / "site")] if command == "build" else [])
+    done = _run_program(*argv)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "EXIT HANDLER" in done.stdout  # atexit handlers run, and what they print is flushed
+    assert "TORN DOWN" not in done.stdout  # the interpreter's teardown is skipped
+    assert "valid (0.9.0-rc.3)" in done.stdout + done.stderr
+    if command == "build":
+        assert (tmp_path / "site" / "index.html").is_file()
+
+
+def test_other_commands_end_as_any_program_does() -> None:
+    done = _run_program("rules")
+    assert done.returncode == 0, done.stderr
+    assert "mcpdesc.elicitation.members" in done.stdout
+    assert "EXIT HANDLER" in done.stdout
+    assert "TORN DOWN" in done.stdout
+
+
+def test_ending_at_once_keeps_the_exit_code_and_every_byte_of_a_large_report(tmp_path: Path) -> None:
+    # A long report, piped: what still waits in stdout's buffer at the end must be written.
+    tools = "".join(f"  - name: 'bad name {i}'\n    inputSchema: {{type: 5}}\n" for i in range(300))
+    paths = []
+    for index in range(4):
+        broken = tmp_path / f"broken{index}.mcpdesc.yaml"
+        broken.write_text(f'mcpdesc: "0.9.0"\ninfo: {{name: x, version: "1"}}\ntools:\n{tools}', encoding="utf-8")
+        paths.append(str(broken))
+    in_process = io.StringIO()
+    assert main(["validate", *paths], stdout=in_process, stderr=io.StringIO()) == 1
+    done = _run_program("validate", *paths)
+    assert done.returncode == 1, done.stderr
+    assert done.stdout == in_process.getvalue() + "EXIT HANDLER\n"
+    assert len(done.stdout) > 65_536  # more than a pipe or a stream buffer holds
