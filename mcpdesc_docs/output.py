@@ -347,7 +347,7 @@ def remove_stale_staging(parent: Path, name: str) -> None:
         age = time.time() - candidate.stat().st_mtime
         gone = pid is not None and not _process_alive(int(pid))
         if gone or age > (_STALE_SECONDS if pid is not None else _UNNAMED_STALE_SECONDS):
-            shutil.rmtree(candidate, ignore_errors=True)
+            delete_tree(candidate)
 
 
 def glob_escape(text: str) -> str:
